@@ -1,0 +1,109 @@
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct og_arena_block {
+  og_arena_block *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+enum { OG_ARENA_BLOCK = 64 * 1024 };
+
+void og_arena_init(og_arena *arena) { arena->head = NULL; }
+
+void og_arena_free(og_arena *arena) {
+  og_arena_block *b = arena->head;
+  while (b) {
+    og_arena_block *next = b->next;
+    free(b);
+    b = next;
+  }
+  arena->head = NULL;
+}
+
+void *og_xmalloc(size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) {
+    fputs("opgen: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+void *og_xrealloc(void *ptr, size_t size) {
+  void *p = realloc(ptr, size ? size : 1);
+  if (!p) {
+    fputs("opgen: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+void *og_xgrow(void *ptr, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return ptr;
+  size_t n = *cap ? *cap : 8;
+  while (n < need) {
+    if (n > SIZE_MAX / 2 / elem) {
+      fputs("opgen: out of memory\n", stderr);
+      abort();
+    }
+    n *= 2;
+  }
+  *cap = n;
+  return og_xrealloc(ptr, n * elem);
+}
+
+void *og_arena_alloc(og_arena *arena, size_t size) {
+  const size_t align = sizeof(max_align_t);
+  size = (size + align - 1) / align * align;
+  og_arena_block *b = arena->head;
+  if (!b || b->cap - b->used < size) {
+    size_t cap = size > OG_ARENA_BLOCK ? size : OG_ARENA_BLOCK;
+    b = og_xmalloc(sizeof *b + cap);
+    b->used = 0;
+    b->cap = cap;
+    b->next = arena->head;
+    arena->head = b;
+  }
+  void *p = (char *)b->data + b->used;
+  b->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+void *og_arena_array(og_arena *arena, size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) {
+    fputs("opgen: out of memory\n", stderr);
+    abort();
+  }
+  return og_arena_alloc(arena, count * size);
+}
+
+char *og_arena_strndup(og_arena *arena, const char *s, size_t len) {
+  char *p = og_arena_alloc(arena, len + 1);
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+char *og_arena_strdup(og_arena *arena, const char *s) {
+  return og_arena_strndup(arena, s, strlen(s));
+}
+
+char *og_arena_printf(og_arena *arena, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) n = 0;
+  char *p = og_arena_alloc(arena, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}

@@ -1,0 +1,56 @@
+/* AST constructors called from the grammar's actions. */
+#ifndef OPGEN_AST_BUILD_H
+#define OPGEN_AST_BUILD_H
+
+#include "parse_internal.h"
+
+void og_build_package(og_parse_ctx *ctx, const og_loc *kw_loc,
+                      const og_token *name, const og_loc *name_loc);
+og_ast_op *og_build_op(og_parse_ctx *ctx, const og_token *kw,
+                       const og_loc *kw_loc, const og_token *name,
+                       const og_loc *name_loc);
+og_ast_item *og_build_item(og_parse_ctx *ctx, og_ast_item_kind kind,
+                           const og_token *kw, const og_loc *kw_loc,
+                           const og_token *name, const og_loc *name_loc);
+
+og_ast_attr_type *og_build_type_name(og_parse_ctx *ctx, const og_token *name,
+                                     const og_loc *loc);
+og_ast_attr_type *og_build_type_list(og_parse_ctx *ctx, const og_token *name,
+                                     const og_loc *name_loc,
+                                     og_ast_attr_type *inner,
+                                     const og_loc *loc);
+og_ast_attr_type *og_build_type_set(og_parse_ctx *ctx, og_ast_value *elems,
+                                    const og_loc *loc);
+og_ast_io_type *og_build_io_type(og_parse_ctx *ctx, const og_token *number,
+                                 const og_loc *number_loc,
+                                 const og_token *type, const og_loc *type_loc,
+                                 const og_loc *loc);
+og_ast_io_type *og_build_io_ref(og_parse_ctx *ctx, const og_token *ref,
+                                const og_loc *ref_loc, og_ast_io_type *inner,
+                                const og_loc *loc);
+
+og_ast_value *og_build_value(og_parse_ctx *ctx, og_ast_value_kind kind,
+                             const og_loc *loc);
+/* Reports an integer that does not fit int64 and yields 0 instead. */
+og_ast_value *og_build_int(og_parse_ctx *ctx, const og_token *digits,
+                           const og_loc *digits_loc, bool negative,
+                           const og_loc *loc);
+og_ast_value *og_build_float(og_parse_ctx *ctx, double f, const og_loc *loc);
+og_ast_value *og_build_string(og_parse_ctx *ctx, const og_token *s,
+                              const og_loc *loc);
+og_ast_value *og_build_name_value(og_parse_ctx *ctx, const og_token *name,
+                                  const og_loc *loc, bool negated);
+og_ast_field *og_build_field(og_parse_ctx *ctx, const og_token *name,
+                             const og_loc *name_loc, og_ast_value *value);
+
+og_ast_expr *og_build_expr(og_parse_ctx *ctx, og_ast_expr_kind kind,
+                           const og_loc *loc);
+og_ast_expr *og_build_expr_int(og_parse_ctx *ctx, const og_token *digits,
+                               const og_loc *loc);
+og_ast_expr *og_build_expr_name(og_parse_ctx *ctx, og_ast_expr_kind kind,
+                                const og_token *name, const og_loc *loc);
+og_ast_expr *og_build_expr_op(og_parse_ctx *ctx, og_ast_expr_kind kind,
+                              og_ast_binop op, og_ast_expr *lhs,
+                              og_ast_expr *rhs, const og_loc *loc);
+
+#endif

@@ -1,0 +1,56 @@
+/* Diagnostics: every problem goes through one sink, printed GCC-style. */
+#ifndef OPGEN_DIAG_H
+#define OPGEN_DIAG_H
+
+#include "source.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+typedef enum og_severity {
+  OG_SEV_ERROR,
+  OG_SEV_WARNING,
+  OG_SEV_NOTE,
+} og_severity;
+
+typedef struct og_diagnostic {
+  og_severity severity;
+  og_srcpos pos;      /* pos.file NULL: no location (e.g. a CLI problem) */
+  const char *message;
+} og_diagnostic;
+
+typedef void (*og_diag_fn)(void *ctx, const og_diagnostic *d);
+
+typedef struct og_diag {
+  og_diag_fn fn;
+  void *ctx;
+  const og_sources *sources; /* for og_diag_at and source lines */
+  size_t errors, warnings;
+} og_diag;
+
+void og_diag_init(og_diag *d, const og_sources *sources, og_diag_fn fn,
+                  void *ctx);
+
+void og_diag_report(og_diag *d, og_severity sev, og_srcpos pos,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void og_diag_vreport(og_diag *d, og_severity sev, og_srcpos pos,
+                     const char *fmt, va_list ap);
+void og_diag_at(og_diag *d, og_severity sev, og_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define og_error_at(d, loc, ...) og_diag_at(d, OG_SEV_ERROR, loc, __VA_ARGS__)
+#define og_note_at(d, loc, ...) og_diag_at(d, OG_SEV_NOTE, loc, __VA_ARGS__)
+
+/* "file:line:col: error: message", the source line and a caret under the
+ * range when the source is known. */
+void og_diag_print(FILE *out, const og_sources *sources,
+                   const og_diagnostic *d);
+/* Sink that prints to the FILE * given as ctx (sources from og_diag). */
+void og_diag_print_sink(void *ctx, const og_diagnostic *d);
+
+typedef struct og_diag_printer {
+  FILE *out;
+  const og_sources *sources;
+} og_diag_printer;
+
+#endif

@@ -1,0 +1,67 @@
+#include "dtype.h"
+
+#include <string.h>
+
+typedef struct dtype_info {
+  const char *name, *alias, *id;
+  bool number, real, quantized;
+} dtype_info;
+
+static const dtype_info dtypes[OG_DT_COUNT] = {
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, N, R, Q) \
+  [VALUE] = {NAME, ALIAS, #ID, N, R, Q},
+#include "opr/dtypes.def"
+#undef OPR_DTYPE
+};
+
+static bool word_eq(const char *a, size_t alen, const char *b) {
+  return b && strlen(b) == alen && memcmp(a, b, alen) == 0;
+}
+
+const char *og_dtype_name(og_dtype dt) {
+  return dt > OG_DT_INVALID && dt < OG_DT_COUNT ? dtypes[dt].name : NULL;
+}
+
+const char *og_dtype_enum_id(og_dtype dt) {
+  return dt > OG_DT_INVALID && dt < OG_DT_COUNT ? dtypes[dt].id : NULL;
+}
+
+og_dtype og_dtype_lookup(const char *name, size_t len) {
+  bool enum_form = len > 3 && memcmp(name, "DT_", 3) == 0;
+  for (int dt = 1; dt < OG_DT_COUNT; dt++) {
+    if (enum_form ? word_eq(name + 3, len - 3, dtypes[dt].id)
+                  : word_eq(name, len, dtypes[dt].name) ||
+                        word_eq(name, len, dtypes[dt].alias))
+      return (og_dtype)dt;
+  }
+  return OG_DT_INVALID;
+}
+
+og_dtype og_dtype_lookup_ref(const char *name, size_t len) {
+  if (len > 4 && (memcmp(name + len - 4, "_ref", 4) == 0 ||
+                  memcmp(name + len - 4, "_REF", 4) == 0))
+    return og_dtype_lookup(name, len - 4);
+  return OG_DT_INVALID;
+}
+
+og_typeset og_typeset_lookup(const char *name, size_t len) {
+  if (word_eq(name, len, "numbertype") || word_eq(name, len, "numerictype"))
+    return OG_TS_NUMBER;
+  if (word_eq(name, len, "realnumbertype") ||
+      word_eq(name, len, "realnumerictype"))
+    return OG_TS_REALNUMBER;
+  if (word_eq(name, len, "quantizedtype")) return OG_TS_QUANTIZED;
+  return OG_TS_NONE;
+}
+
+og_dtype_set og_typeset_members(og_typeset ts) {
+  og_dtype_set set = 0;
+  for (int dt = 1; dt < OG_DT_COUNT; dt++) {
+    bool in = ts == OG_TS_NUMBER       ? dtypes[dt].number
+              : ts == OG_TS_REALNUMBER ? dtypes[dt].real
+              : ts == OG_TS_QUANTIZED  ? dtypes[dt].quantized
+                                       : false;
+    if (in) set |= OG_DTYPE_BIT(dt);
+  }
+  return set;
+}

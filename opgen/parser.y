@@ -1,0 +1,409 @@
+/* Grammar of the .op language. Builds the AST; semantic checks are the
+ * job of sema. Recovers at ';' and '}' so one run reports many errors. */
+%require "3.8"
+%define api.pure full
+%define api.prefix {og_yy}
+%define api.location.type {og_loc}
+%define parse.error custom
+%locations
+%expect 0
+%param {void *scanner}
+%parse-param {og_parse_ctx *ctx}
+
+%code requires {
+#include "parse_internal.h"
+}
+
+%code provides {
+int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner);
+}
+
+%code {
+#include "ast_build.h"
+
+#include <string.h>
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                          \
+  do {                                                       \
+    if (N) {                                                 \
+      (Cur).file = YYRHSLOC(Rhs, 1).file;                    \
+      (Cur).begin = YYRHSLOC(Rhs, 1).begin;                  \
+      (Cur).end = YYRHSLOC(Rhs, N).end;                      \
+    } else {                                                 \
+      (Cur).file = YYRHSLOC(Rhs, 0).file;                    \
+      (Cur).begin = (Cur).end = YYRHSLOC(Rhs, 0).end;        \
+    }                                                        \
+  } while (0)
+
+static void og_yyerror(const OG_YYLTYPE *loc, void *scanner,
+                       og_parse_ctx *ctx, const char *msg);
+static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok);
+}
+
+%union {
+  og_token tok;
+  og_ast_op *op;
+  og_ast_item *item;
+  og_ast_attr_type *atype;
+  og_ast_io_type *iotype;
+  og_ast_value *value;
+  og_ast_field *field;
+  og_ast_expr *expr;
+  struct { og_ast_value *head, **tail; } values;
+  struct { og_ast_field *head, **tail; } fields;
+  struct { og_ast_expr *head, **tail; } exprs;
+  struct { og_ast_item *head, **tail; } items;
+}
+
+%token <tok> IDENT "identifier" INT "integer" FLOAT "number"
+%token <tok> STRING "string literal"
+%token <tok> GE "'>='" LE "'<='" EQ "'=='" NE "'!='"
+%token <tok> KW_PACKAGE "'package'" KW_OP "'op'" KW_ATTR "'attr'"
+%token <tok> KW_INPUT "'input'" KW_OUTPUT "'output'"
+%token <tok> KW_STATEFUL "'stateful'" KW_COMMUTATIVE "'commutative'"
+%token <tok> KW_AGGREGATE "'aggregate'"
+%token <tok> KW_ALLOWS_UNINITIALIZED_INPUT "'allows_uninitialized_input'"
+%token <tok> KW_DEPRECATED "'deprecated'" KW_SHAPE "'shape'"
+%token <tok> KW_REQUIRE "'require'" KW_SHAPE_FN "'shape_fn'" KW_IN "'in'"
+/* Error tokens: the scanner's way of reporting what it cannot read. */
+%token <tok> T_BAD_CHAR T_BAD_NUMBER T_BAD_ESCAPE
+%token <tok> T_UNTERMINATED_STRING T_UNTERMINATED_COMMENT
+%token <tok> '{' '}' '(' ')' '[' ']' ';' ':' ',' '=' '*' '+' '-' '/' '?' '<' '>'
+
+%type <tok> name
+%type <op> op
+%type <items> items
+%type <item> item flag
+%type <atype> attr_type
+%type <iotype> io_type io_base
+%type <value> value signed_int set_elem opt_minimum opt_default
+%type <values> set_elems opt_values values
+%type <fields> fields
+%type <field> field
+%type <expr> expr
+%type <exprs> opt_exprs exprs
+
+%nonassoc EQ NE GE LE '<' '>' KW_IN
+%left '+' '-'
+%left '*' '/'
+%precedence NEG
+
+%%
+
+file:
+  %empty
+| file decl
+;
+
+decl:
+  KW_PACKAGE name ';'  { og_build_package(ctx, &@1, &$2, &@2); }
+| op                   { *ctx->ops_tail = $1; ctx->ops_tail = &$1->next;
+                         ctx->saw_op = true; }
+| error ';'
+| error '}'
+;
+
+op:
+  KW_OP name '{' items '}' {
+    $$ = og_build_op(ctx, &$1, &@1, &$2, &@2);
+    $$->items = $4.head;
+  }
+;
+
+items:
+  %empty      { $$.head = NULL; $$.tail = &$$.head; }
+| items item  { $$ = $1; if ($2) { *$$.tail = $2; $$.tail = &$2->next; } }
+;
+
+item:
+  KW_ATTR name ':' attr_type opt_minimum opt_default ';' {
+    $$ = og_build_item(ctx, OG_ITEM_ATTR, &$1, &@1, &$2, &@2);
+    $$->attr_type = $4;
+    $$->minimum = $5;
+    $$->default_value = $6;
+  }
+| KW_INPUT name ':' io_type ';' {
+    $$ = og_build_item(ctx, OG_ITEM_INPUT, &$1, &@1, &$2, &@2);
+    $$->io_type = $4;
+  }
+| KW_OUTPUT name ':' io_type ';' {
+    $$ = og_build_item(ctx, OG_ITEM_OUTPUT, &$1, &@1, &$2, &@2);
+    $$->io_type = $4;
+  }
+| flag ';'
+| KW_DEPRECATED signed_int STRING ';' {
+    $$ = og_build_item(ctx, OG_ITEM_DEPRECATED, &$1, &@1, NULL, NULL);
+    $$->version = $2;
+    $$->explanation = og_build_string(ctx, &$3, &@3);
+  }
+| KW_SHAPE name '=' expr ';' {
+    $$ = og_build_item(ctx, OG_ITEM_SHAPE, &$1, &@1, &$2, &@2);
+    $$->expr = $4;
+  }
+| KW_REQUIRE expr ';' {
+    $$ = og_build_item(ctx, OG_ITEM_REQUIRE, &$1, &@1, NULL, NULL);
+    $$->expr = $2;
+  }
+| KW_SHAPE_FN name ';' {
+    $$ = og_build_item(ctx, OG_ITEM_SHAPE_FN, &$1, &@1, &$2, &@2);
+  }
+| error ';'  { $$ = NULL; }
+| error      { $$ = NULL; }
+;
+
+flag:
+  KW_STATEFUL     { $$ = og_build_item(ctx, OG_ITEM_STATEFUL, &$1, &@1, NULL, NULL); }
+| KW_COMMUTATIVE  { $$ = og_build_item(ctx, OG_ITEM_COMMUTATIVE, &$1, &@1, NULL, NULL); }
+| KW_AGGREGATE    { $$ = og_build_item(ctx, OG_ITEM_AGGREGATE, &$1, &@1, NULL, NULL); }
+| KW_ALLOWS_UNINITIALIZED_INPUT {
+    $$ = og_build_item(ctx, OG_ITEM_ALLOWS_UNINITIALIZED_INPUT, &$1, &@1, NULL, NULL);
+  }
+;
+
+/* Keywords are contextual: any of them can be a name. */
+name:
+  IDENT | KW_PACKAGE | KW_OP | KW_ATTR | KW_INPUT | KW_OUTPUT | KW_STATEFUL
+| KW_COMMUTATIVE | KW_AGGREGATE | KW_ALLOWS_UNINITIALIZED_INPUT
+| KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN
+;
+
+attr_type:
+  name                    { $$ = og_build_type_name(ctx, &$1, &@1); }
+| name '(' attr_type ')'  { $$ = og_build_type_list(ctx, &$1, &@1, $3, &@$); }
+| '{' set_elems opt_comma '}' { $$ = og_build_type_set(ctx, $2.head, &@$); }
+;
+
+io_type:
+  io_base
+| name '(' io_base ')'    { $$ = og_build_io_ref(ctx, &$1, &@1, $3, &@$); }
+;
+
+io_base:
+  name            { $$ = og_build_io_type(ctx, NULL, NULL, &$1, &@1, &@$); }
+| name '*' name   { $$ = og_build_io_type(ctx, &$1, &@1, &$3, &@3, &@$); }
+;
+
+set_elems:
+  set_elem                { $$.head = $1; $$.tail = &$1->next; }
+| set_elems ',' set_elem  { $$ = $1; *$$.tail = $3; $$.tail = &$3->next; }
+;
+
+set_elem:
+  name    { $$ = og_build_name_value(ctx, &$1, &@1, false); }
+| STRING  { $$ = og_build_string(ctx, &$1, &@1); }
+;
+
+opt_comma: %empty | ',' ;
+
+opt_minimum:
+  %empty         { $$ = NULL; }
+| GE signed_int  { $$ = $2; }
+;
+
+opt_default:
+  %empty     { $$ = NULL; }
+| '=' value  { $$ = $2; }
+;
+
+signed_int:
+  INT      { $$ = og_build_int(ctx, &$1, &@1, false, &@1); }
+| '-' INT  { $$ = og_build_int(ctx, &$2, &@2, true, &@$); }
+;
+
+value:
+  signed_int
+| FLOAT                       { $$ = og_build_float(ctx, $1.f, &@$); }
+| '-' FLOAT                   { $$ = og_build_float(ctx, -$2.f, &@$); }
+| STRING                      { $$ = og_build_string(ctx, &$1, &@1); }
+| name                        { $$ = og_build_name_value(ctx, &$1, &@1, false); }
+| '-' name                    { $$ = og_build_name_value(ctx, &$2, &@$, true); }
+| '?'                         { $$ = og_build_value(ctx, OG_AV_UNKNOWN, &@$); }
+| '[' opt_values ']'          { $$ = og_build_value(ctx, OG_AV_LIST, &@$);
+                                $$->items = $2.head; }
+| '{' fields '}'              { $$ = og_build_value(ctx, OG_AV_MESSAGE, &@$);
+                                $$->fields = $2.head; }
+;
+
+opt_values:
+  %empty              { $$.head = NULL; $$.tail = &$$.head; }
+| values opt_comma
+;
+
+values:
+  value               { $$.head = $1; $$.tail = &$1->next; }
+| values ',' value    { $$ = $1; *$$.tail = $3; $$.tail = &$3->next; }
+;
+
+/* Text-proto message bodies: `name: value`, `name { ... }`, optionally
+ * separated by commas. */
+fields:
+  %empty              { $$.head = NULL; $$.tail = &$$.head; }
+| fields field opt_comma { $$ = $1; *$$.tail = $2; $$.tail = &$2->next; }
+;
+
+field:
+  name ':' value      { $$ = og_build_field(ctx, &$1, &@1, $3); }
+| name '{' fields '}' {
+    og_ast_value *msg = og_build_value(ctx, OG_AV_MESSAGE, &@2);
+    msg->loc.end = @4.end;
+    msg->fields = $3.head;
+    $$ = og_build_field(ctx, &$1, &@1, msg);
+  }
+;
+
+expr:
+  INT                       { $$ = og_build_expr_int(ctx, &$1, &@1); }
+| '?'                       { $$ = og_build_expr(ctx, OG_EX_UNKNOWN, &@$); }
+| name                      { $$ = og_build_expr_name(ctx, OG_EX_NAME, &$1, &@1); }
+| name '(' opt_exprs ')'    { $$ = og_build_expr_name(ctx, OG_EX_CALL, &$1, &@1);
+                              $$->loc = @$; $$->args = $3.head; }
+| '[' opt_exprs ']'         { $$ = og_build_expr(ctx, OG_EX_LIST, &@$);
+                              $$->args = $2.head; }
+| '(' expr ')'              { $$ = $2; }
+| '-' expr %prec NEG        { $$ = og_build_expr_op(ctx, OG_EX_NEG, 0, $2, NULL, &@$); }
+| expr '+' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_ADD, $1, $3, &@$); }
+| expr '-' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_SUB, $1, $3, &@$); }
+| expr '*' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_MUL, $1, $3, &@$); }
+| expr '/' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_DIV, $1, $3, &@$); }
+| expr EQ expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_EQ, $1, $3, &@$); }
+| expr NE expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_NE, $1, $3, &@$); }
+| expr GE expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_GE, $1, $3, &@$); }
+| expr LE expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_LE, $1, $3, &@$); }
+| expr '<' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_LT, $1, $3, &@$); }
+| expr '>' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_GT, $1, $3, &@$); }
+| expr KW_IN '[' expr ',' expr ']' {
+    $4->next = $6;
+    $$ = og_build_expr_op(ctx, OG_EX_IN, 0, $1, $4, &@$);
+  }
+;
+
+opt_exprs:
+  %empty              { $$.head = NULL; $$.tail = &$$.head; }
+| exprs opt_comma
+;
+
+exprs:
+  expr                { $$.head = $1; $$.tail = &$1->next; }
+| exprs ',' expr      { $$ = $1; *$$.tail = $3; $$.tail = &$3->next; }
+;
+
+%%
+
+
+/* The scanner proper (flex's og_scan) wrapped so that a doc comment in front
+ * of anything but op/attr/input/output gets a warning instead of vanishing. */
+int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner) {
+  int tok = og_scan(val, loc, scanner);
+  og_parse_ctx *ctx = og_scan_ctx(scanner);
+  if (val->tok.doc && tok != KW_OP && tok != KW_ATTR && tok != KW_INPUT &&
+      tok != KW_OUTPUT)
+    warn_stray_doc(ctx, &val->tok);
+  return tok;
+}
+
+static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok) {
+  og_diag_at(ctx->diag, OG_SEV_WARNING, tok->doc->loc,
+             "doc comment documents nothing (it must precede an op, attr, "
+             "input or output); ignored");
+}
+
+static void og_yyerror(const OG_YYLTYPE *loc, void *scanner,
+                       og_parse_ctx *ctx, const char *msg) {
+  (void)scanner;
+  og_error_at(ctx->diag, *loc, "%s", msg);
+}
+
+/* "'op'" -> 'op', "identifier" stays. */
+static const char *symbol_display(yysymbol_kind_t sym, char *buf, size_t n) {
+  const char *s = yysymbol_name(sym);
+  size_t len = strlen(s);
+  if (len >= 2 && s[0] == '"' && s[len - 1] == '"') {
+    snprintf(buf, n, "%.*s", (int)(len - 2), s + 1);
+    return buf;
+  }
+  return s;
+}
+
+/* What the offending token is, in words. */
+static void describe_token(const og_parse_ctx *ctx, yysymbol_kind_t sym,
+                           og_loc loc, char *buf, size_t n) {
+  const char *text = ctx->source->text + loc.begin;
+  int len = (int)(loc.end - loc.begin);
+  if (len > 40) len = 40;
+  switch (sym) {
+  case YYSYMBOL_YYEOF: snprintf(buf, n, "end of input"); break;
+  case YYSYMBOL_IDENT: snprintf(buf, n, "identifier '%.*s'", len, text); break;
+  case YYSYMBOL_INT: case YYSYMBOL_FLOAT:
+    snprintf(buf, n, "number '%.*s'", len, text); break;
+  case YYSYMBOL_STRING: snprintf(buf, n, "string literal"); break;
+  default: snprintf(buf, n, "'%.*s'", len, text); break;
+  }
+}
+
+/* Lexical problems arrive as tokens; they get their own wording. */
+static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym,
+                           og_loc loc) {
+  const char *text = ctx->source->text + loc.begin;
+  int len = (int)(loc.end - loc.begin);
+  switch (sym) {
+  case YYSYMBOL_T_BAD_CHAR:
+    if ((unsigned char)text[0] < 0x20 || text[0] == 0x7f)
+      og_error_at(ctx->diag, loc, "stray control character 0x%02x in spec",
+                  (unsigned char)text[0]);
+    else
+      og_error_at(ctx->diag, loc, "stray '%.*s' in spec", len, text);
+    return true;
+  case YYSYMBOL_T_BAD_NUMBER:
+    og_error_at(ctx->diag, loc, "invalid number '%.*s'", len > 40 ? 40 : len,
+                text);
+    return true;
+  case YYSYMBOL_T_BAD_ESCAPE:
+    og_error_at(ctx->diag, loc, "invalid escape sequence '%.*s' in string",
+                len, text);
+    return true;
+  case YYSYMBOL_T_UNTERMINATED_STRING:
+    loc.end = loc.begin + 1;
+    og_error_at(ctx->diag, loc, "missing terminating %c character", text[0]);
+    return true;
+  case YYSYMBOL_T_UNTERMINATED_COMMENT:
+    loc.end = loc.begin + 2;
+    og_error_at(ctx->diag, loc, "unterminated comment");
+    return true;
+  default:
+    return false;
+  }
+}
+
+static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
+                                 og_parse_ctx *ctx) {
+  (void)scanner;
+  yysymbol_kind_t sym = yypcontext_token(yyctx);
+  og_loc loc = *yypcontext_location(yyctx);
+  if (report_lexical(ctx, sym, loc)) return 0;
+
+  enum { MAX_EXPECTED = 6 };
+  yysymbol_kind_t expected[MAX_EXPECTED];
+  int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+  char found[96], msg[512], name[64];
+  describe_token(ctx, sym, loc, found, sizeof found);
+  size_t used = 0;
+  if (n <= 0 || n >= MAX_EXPECTED) {
+    used = (size_t)snprintf(msg, sizeof msg, "unexpected %s", found);
+  } else {
+    used = (size_t)snprintf(msg, sizeof msg, "expected ");
+    for (int i = 0; i < n && used < sizeof msg; i++)
+      used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s",
+                               i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                               symbol_display(expected[i], name, sizeof name));
+    if (used < sizeof msg)
+      snprintf(msg + used, sizeof msg - used, " %s %s",
+               sym == YYSYMBOL_YYEOF ? "at" : "before", found);
+  }
+  og_error_at(ctx->diag, loc, "%s", msg);
+  const og_lex_state *lex = ctx->lex;
+  if (sym == YYSYMBOL_YYEOF && lex->nopen) {
+    const og_open_bracket *open = &lex->open[lex->nopen - 1];
+    og_note_at(ctx->diag, open->loc, "to match this '%c'", open->kind);
+  }
+  return 0;
+}

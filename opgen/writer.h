@@ -1,0 +1,39 @@
+/* Text output: a growable buffer with indentation helpers. Every emitter
+ * writes through one of these; files are committed atomically. */
+#ifndef OPGEN_WRITER_H
+#define OPGEN_WRITER_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct og_writer {
+  char *buf;
+  size_t len, cap;
+  int indent;        /* current level */
+  int indent_width;  /* spaces per level (default 2) */
+  bool at_line_start;
+} og_writer;
+
+void og_writer_init(og_writer *w);
+void og_writer_free(og_writer *w);
+
+/* Appends text; indentation is inserted at the start of each line. */
+void og_w_puts(og_writer *w, const char *s);
+void og_w_write(og_writer *w, const char *s, size_t len);
+void og_w_printf(og_writer *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void og_w_vprintf(og_writer *w, const char *fmt, va_list ap);
+/* A whole line: printf, then '\n'. */
+void og_w_line(og_writer *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void og_w_newline(og_writer *w);
+void og_w_indent(og_writer *w);
+void og_w_dedent(og_writer *w);
+
+/* Writes the buffer to `path` atomically: a temporary file beside it,
+ * flushed, then renamed over. On failure returns false with errno set and
+ * leaves `path` untouched. */
+bool og_write_file_atomic(const char *path, const char *data, size_t len);
+
+#endif
