@@ -1,0 +1,101 @@
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void tu_diags_free(tu_diags *d) {
+  for (size_t i = 0; i < d->count; i++) free(d->lines[i]);
+  free(d->lines);
+  memset(d, 0, sizeof *d);
+}
+
+void tu_diags_sink(void *ctx, const og_diagnostic *d) {
+  tu_diags *out = ctx;
+  static const char *const sev[] = {"error", "warning", "note"};
+  char buf[2048];
+  if (d->pos.file)
+    snprintf(buf, sizeof buf, "%s:%u:%u: %s: %s", d->pos.file,
+             (unsigned)d->pos.line, (unsigned)d->pos.col, sev[d->severity],
+             d->message);
+  else
+    snprintf(buf, sizeof buf, "%s: %s", sev[d->severity], d->message);
+  out->lines = og_xgrow(out->lines, &out->cap, out->count + 1,
+                        sizeof *out->lines);
+  out->lines[out->count++] = strdup(buf);
+}
+
+const char *tu_diags_text(const tu_diags *d) {
+  static char buf[65536];
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < d->count && used < sizeof buf; i++)
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s",
+                             i ? "\n" : "", d->lines[i]);
+  return buf;
+}
+
+og_model *tu_compile(const char *path, const char *text, tu_diags *out) {
+  og_sources sources;
+  og_sources_init(&sources);
+  og_diag diag;
+  og_diag_init(&diag, &sources, tu_diags_sink, out);
+  og_model *m = og_compile_text(&sources, path, text, &diag);
+  og_sources_free(&sources);
+  return m;
+}
+
+void tu_expect_error_at(const char *file, int line, const char *text,
+                        const char *expected) {
+  tu_diags d = {0};
+  og_model *m = tu_compile("t.op", text, &d);
+  char want[1024];
+  snprintf(want, sizeof want, "t.op:%s", expected);
+  size_t errors = 0;
+  const char *first = NULL;
+  for (size_t i = 0; i < d.count; i++)
+    if (strstr(d.lines[i], ": error: ")) {
+      errors++;
+      if (!first) first = d.lines[i];
+    }
+  if (m || errors != 1 || strcmp(first, want) != 0) {
+    print_error("%s:%d: expected exactly\n  %s\ngot:\n%s\n", file, line, want,
+                tu_diags_text(&d));
+    og_model_free(m);
+    tu_diags_free(&d);
+    _fail(file, line);
+  }
+  tu_diags_free(&d);
+}
+
+og_model *tu_expect_ok(const char *text) {
+  tu_diags d = {0};
+  og_model *m = tu_compile("t.op", text, &d);
+  if (!m) print_error("unexpected diagnostics:\n%s\n", tu_diags_text(&d));
+  tu_diags_free(&d);
+  assert_non_null(m);
+  return m;
+}
+
+char *tu_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  size_t got;
+  while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += got;
+    if (cap - n < 2) buf = realloc(buf, cap *= 2);
+  }
+  fclose(f);
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}
+
+const char *tu_corpus(const char *name) {
+  static char path[4096];
+  snprintf(path, sizeof path, "../shared/corpus/%s", name);
+  return access(path, R_OK) == 0 ? path : NULL;
+}

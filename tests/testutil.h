@@ -1,0 +1,46 @@
+/* Helpers shared by the CMocka tests. */
+#ifndef OPGEN_TESTUTIL_H
+#define OPGEN_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka.h needs the three headers above first. */
+#include <cmocka.h>
+
+#include "compile.h"
+#include "diag.h"
+
+/* Diagnostics captured as "file:line:col: severity: message" lines. */
+typedef struct tu_diags {
+  char **lines;
+  size_t count, cap;
+} tu_diags;
+
+void tu_diags_free(tu_diags *d);
+/* og_diag_fn that appends to a tu_diags (ctx). */
+void tu_diags_sink(void *ctx, const og_diagnostic *d);
+/* All lines joined with '\n' (static buffer reused per call). */
+const char *tu_diags_text(const tu_diags *d);
+
+/* Compiles one in-memory spec named `path`; diagnostics into *out (which
+ * the caller frees). Returns the model or NULL. */
+og_model *tu_compile(const char *path, const char *text, tu_diags *out);
+
+/* Asserts that compiling `text` (as "t.op") fails with exactly one error
+ * whose "line:col: error: message" equals `expected`. */
+#define tu_expect_error(text, expected) \
+  tu_expect_error_at(__FILE__, __LINE__, text, expected)
+void tu_expect_error_at(const char *file, int line, const char *text,
+                        const char *expected);
+/* Asserts that `text` compiles without errors; returns the model. */
+og_model *tu_expect_ok(const char *text);
+
+/* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
+char *tu_read_file(const char *path, size_t *len);
+/* ../shared/corpus/<name> when it exists (tests run from the repository
+ * root), else NULL: the caller skips. */
+const char *tu_corpus(const char *name);
+
+#endif
