@@ -148,6 +148,7 @@ typedef struct og_ast_op {
   og_loc loc, name_loc;
   og_ast_doc *doc;
   og_ast_item *items;
+  bool has_syntax_error; /* some item was dropped by error recovery */
   struct og_ast_op *next;
 } og_ast_op;
 

@@ -1,5 +1,7 @@
 #include "diag.h"
 
+#include "arena.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,53 @@ void og_diag_init(og_diag *d, const og_sources *sources, og_diag_fn fn,
   d->ctx = ctx;
 }
 
+struct og_diag_held {
+  og_diagnostic diag; /* message owned */
+  size_t group;       /* index of the non-note diagnostic it belongs to */
+  og_srcpos head;     /* that diagnostic's position: the sort key */
+  size_t seq;
+};
+
+static void hold(og_diag *d, const og_diagnostic *diag) {
+  d->held = og_xgrow(d->held, &d->held_cap, d->nheld + 1, sizeof *d->held);
+  og_diag_held *h = &d->held[d->nheld];
+  size_t n = strlen(diag->message) + 1;
+  h->diag = *diag;
+  h->diag.message = memcpy(og_xmalloc(n), diag->message, n);
+  h->seq = d->nheld;
+  h->group = diag->severity == OG_SEV_NOTE && d->nheld
+                 ? d->held[d->nheld - 1].group
+                 : d->nheld;
+  h->head = h->group == d->nheld ? diag->pos : d->held[h->group].diag.pos;
+  d->nheld++;
+}
+
+void og_diag_hold(og_diag *d) { d->holding = true; }
+
+/* Groups ordered by their head's position, members by arrival. */
+static int compare_held(const void *a, const void *b) {
+  const og_diag_held *x = a, *y = b;
+  const og_srcpos *px = &x->head, *py = &y->head;
+  if (x->group != y->group) {
+    if (px->line != py->line) return px->line < py->line ? -1 : 1;
+    if (px->col != py->col) return px->col < py->col ? -1 : 1;
+    return x->group < y->group ? -1 : 1;
+  }
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void og_diag_release(og_diag *d) {
+  d->holding = false;
+  if (d->nheld) qsort(d->held, d->nheld, sizeof *d->held, compare_held);
+  for (size_t i = 0; i < d->nheld; i++) {
+    if (d->fn) d->fn(d->ctx, &d->held[i].diag);
+    free((char *)d->held[i].diag.message);
+  }
+  free(d->held);
+  d->held = NULL;
+  d->nheld = d->held_cap = 0;
+}
+
 void og_diag_vreport(og_diag *d, og_severity sev, og_srcpos pos,
                      const char *fmt, va_list ap) {
   char small[512];
@@ -36,7 +85,8 @@ void og_diag_vreport(og_diag *d, og_severity sev, og_srcpos pos,
   if (sev == OG_SEV_ERROR) d->errors++;
   if (sev == OG_SEV_WARNING) d->warnings++;
   og_diagnostic diag = {sev, pos, msg};
-  if (d->fn) d->fn(d->ctx, &diag);
+  if (d->holding) hold(d, &diag);
+  else if (d->fn) d->fn(d->ctx, &diag);
   if (msg != small) free(msg);
 }
 

@@ -5,6 +5,7 @@
 #include "source.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 typedef enum og_severity {
@@ -21,11 +22,17 @@ typedef struct og_diagnostic {
 
 typedef void (*og_diag_fn)(void *ctx, const og_diagnostic *d);
 
+typedef struct og_diag_held og_diag_held;
+
 typedef struct og_diag {
   og_diag_fn fn;
   void *ctx;
   const og_sources *sources; /* for og_diag_at and source lines */
   size_t errors, warnings;
+  /* While holding, diagnostics are buffered and released in source order. */
+  bool holding;
+  og_diag_held *held;
+  size_t nheld, held_cap;
 } og_diag;
 
 void og_diag_init(og_diag *d, const og_sources *sources, og_diag_fn fn,
@@ -40,6 +47,12 @@ void og_diag_at(og_diag *d, og_severity sev, og_loc loc, const char *fmt, ...)
 
 #define og_error_at(d, loc, ...) og_diag_at(d, OG_SEV_ERROR, loc, __VA_ARGS__)
 #define og_note_at(d, loc, ...) og_diag_at(d, OG_SEV_NOTE, loc, __VA_ARGS__)
+
+/* Buffers diagnostics until og_diag_release, which delivers them sorted
+ * by position (each note stays after the diagnostic it belongs to). Used
+ * per op, whose checks run in passes rather than in source order. */
+void og_diag_hold(og_diag *d);
+void og_diag_release(og_diag *d);
 
 /* "file:line:col: error: message", the source line and a caret under the
  * range when the source is known. */

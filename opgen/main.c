@@ -1,1 +1,54 @@
-int main(void) { return 0; }
+/* opgen: the command line. Each verb lives in its own function; this file
+ * only dispatches. */
+#include "cli.h"
+#include "tf_import_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef OPGEN_VERSION
+#define OPGEN_VERSION "0.0.0"
+#endif
+
+static const char usage[] =
+    "usage: opgen <command> [options] FILES...\n"
+    "\n"
+    "commands:\n"
+    "  check FILES...                 parse and validate .op specs\n"
+    "  dump [-o FILE] FILES...        print the finalized ops as JSON\n"
+    "  import-tf OPS.pbtxt -o DIR [--split]\n"
+    "                                 write .op specs from a TensorFlow OpList\n"
+    "\n"
+    "exit status: 0 success, 1 invalid spec, 2 usage or I/O error\n";
+
+typedef struct verb {
+  const char *name;
+  int (*run)(int argc, char **argv);
+} verb;
+
+static const verb verbs[] = {
+    {"check", og_cmd_check},
+    {"dump", og_cmd_dump},
+    {"import-tf", og_cmd_import_tf},
+};
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return OG_EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    fputs(usage, stdout);
+    return OG_EXIT_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    puts("opgen " OPGEN_VERSION);
+    return OG_EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+    if (strcmp(argv[1], verbs[i].name) == 0)
+      return verbs[i].run(argc - 1, argv + 1);
+  og_cli_fail("unknown command '%s'", argv[1]);
+  fputs(usage, stderr);
+  return OG_EXIT_USAGE;
+}

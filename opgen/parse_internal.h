@@ -43,6 +43,7 @@ typedef struct og_parse_ctx {
   og_ast_file *file;
   og_ast_op **ops_tail;
   bool saw_op; /* for "package must come first" */
+  size_t item_errors; /* items dropped by recovery in the current op */
 } og_parse_ctx;
 
 /* The flex scanner, and the parse context it was started for. */

@@ -38,6 +38,7 @@ int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner);
 static void og_yyerror(const OG_YYLTYPE *loc, void *scanner,
                        og_parse_ctx *ctx, const char *msg);
 static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok);
+static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym, og_loc loc);
 }
 
 %union {
@@ -104,9 +105,10 @@ decl:
 ;
 
 op:
-  KW_OP name '{' items '}' {
+  KW_OP name '{' { ctx->item_errors = 0; } items '}' {
     $$ = og_build_op(ctx, &$1, &@1, &$2, &@2);
-    $$->items = $4.head;
+    $$->items = $5.head;
+    $$->has_syntax_error = ctx->item_errors > 0;
   }
 ;
 
@@ -147,8 +149,8 @@ item:
 | KW_SHAPE_FN name ';' {
     $$ = og_build_item(ctx, OG_ITEM_SHAPE_FN, &$1, &@1, &$2, &@2);
   }
-| error ';'  { $$ = NULL; }
-| error      { $$ = NULL; }
+| error ';'  { $$ = NULL; ctx->item_errors++; yyerrok; } /* resynchronised: report the next */
+| error      { $$ = NULL; ctx->item_errors++; }
 ;
 
 flag:
@@ -291,13 +293,30 @@ exprs:
 
 
 /* The scanner proper (flex's og_scan) wrapped so that a doc comment in front
- * of anything but op/attr/input/output gets a warning instead of vanishing. */
+ * of anything but op/attr/input/output gets a warning instead of vanishing,
+ * lexical errors are reported even while the parser is recovering from an
+ * earlier error, and end of input has its own location. */
 int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner) {
-  int tok = og_scan(val, loc, scanner);
   og_parse_ctx *ctx = og_scan_ctx(scanner);
+  og_lex_state *lex = ctx->lex;
+  /* flex leaves the value alone at end of input: no stale doc pointer. */
+  memset(&val->tok, 0, sizeof val->tok);
+  int tok = og_scan(val, loc, scanner);
+  if (tok == OG_YYEOF) {
+    loc->file = lex->file;
+    loc->begin = loc->end = lex->offset;
+    if (lex->has_doc) {
+      og_ast_doc doc = {.loc = lex->doc_loc};
+      og_token pending = {.doc = &doc};
+      lex->has_doc = false;
+      warn_stray_doc(ctx, &pending);
+    }
+    return tok;
+  }
   if (val->tok.doc && tok != KW_OP && tok != KW_ATTR && tok != KW_INPUT &&
       tok != KW_OUTPUT)
     warn_stray_doc(ctx, &val->tok);
+  report_lexical(ctx, YYTRANSLATE(tok), *loc);
   return tok;
 }
 
@@ -307,10 +326,15 @@ static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok) {
              "input or output); ignored");
 }
 
+/* With parse.error custom, bison calls this only when its stack is full:
+ * brackets or operators nested about YYMAXDEPTH deep. */
 static void og_yyerror(const OG_YYLTYPE *loc, void *scanner,
                        og_parse_ctx *ctx, const char *msg) {
   (void)scanner;
-  og_error_at(ctx->diag, *loc, "%s", msg);
+  (void)msg;
+  og_error_at(ctx->diag, *loc,
+              "nested too deeply (parser stack limit of %d exceeded)",
+              YYMAXDEPTH);
 }
 
 /* "'op'" -> 'op', "identifier" stays. */
@@ -350,6 +374,9 @@ static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym,
     if ((unsigned char)text[0] < 0x20 || text[0] == 0x7f)
       og_error_at(ctx->diag, loc, "stray control character 0x%02x in spec",
                   (unsigned char)text[0]);
+    else if ((unsigned char)text[0] >= 0x80 && len == 1)
+      og_error_at(ctx->diag, loc, "stray byte 0x%02x (not UTF-8) in spec",
+                  (unsigned char)text[0]);
     else
       og_error_at(ctx->diag, loc, "stray '%.*s' in spec", len, text);
     return true;
@@ -374,20 +401,62 @@ static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym,
   }
 }
 
+/* Whether sym is one of the scanner's error tokens, which og_yylex has
+ * already reported. */
+static bool is_lexical_error(yysymbol_kind_t sym) {
+  return sym == YYSYMBOL_T_BAD_CHAR || sym == YYSYMBOL_T_BAD_NUMBER ||
+         sym == YYSYMBOL_T_BAD_ESCAPE || sym == YYSYMBOL_T_UNTERMINATED_STRING ||
+         sym == YYSYMBOL_T_UNTERMINATED_COMMENT;
+}
+
+/* The tokens the parser could have accepted, in a form worth printing:
+ * keywords are names too, so where an identifier fits they are left out;
+ * at end of input inside a bracket, only its closer when that would fit.
+ * Returns the count, or 0 when there are too many to list. */
+static int expected_tokens(const yypcontext_t *yyctx, const og_lex_state *lex,
+                           yysymbol_kind_t *out, int max) {
+  yysymbol_kind_t all[YYNTOKENS];
+  int n = yypcontext_expected_tokens(yyctx, all, YYNTOKENS);
+  bool ident = false, closer = false;
+  yysymbol_kind_t close_sym = YYSYMBOL_YYEMPTY;
+  if (lex->nopen) {
+    char c = lex->open[lex->nopen - 1].kind;
+    close_sym = YYTRANSLATE(c == '{' ? '}' : c == '(' ? ')' : ']');
+  }
+  for (int i = 0; i < n; i++) {
+    ident |= all[i] == YYSYMBOL_IDENT;
+    closer |= all[i] == close_sym;
+  }
+  int kept = 0;
+  for (int i = 0; i < n; i++) {
+    if (ident && all[i] >= YYSYMBOL_KW_PACKAGE && all[i] <= YYSYMBOL_KW_IN)
+      continue; /* a keyword, covered by "identifier" */
+    all[kept++] = all[i];
+  }
+  if (kept >= max && yypcontext_token(yyctx) == YYSYMBOL_YYEOF && closer) {
+    out[0] = close_sym;
+    return 1;
+  }
+  if (kept >= max) return 0;
+  memcpy(out, all, (size_t)kept * sizeof *out);
+  return kept;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
                                  og_parse_ctx *ctx) {
   (void)scanner;
   yysymbol_kind_t sym = yypcontext_token(yyctx);
   og_loc loc = *yypcontext_location(yyctx);
-  if (report_lexical(ctx, sym, loc)) return 0;
+  if (is_lexical_error(sym)) return 0; /* og_yylex reported it */
 
   enum { MAX_EXPECTED = 6 };
+  const og_lex_state *lex = ctx->lex;
   yysymbol_kind_t expected[MAX_EXPECTED];
-  int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+  int n = expected_tokens(yyctx, lex, expected, MAX_EXPECTED);
   char found[96], msg[512], name[64];
   describe_token(ctx, sym, loc, found, sizeof found);
   size_t used = 0;
-  if (n <= 0 || n >= MAX_EXPECTED) {
+  if (n <= 0) {
     used = (size_t)snprintf(msg, sizeof msg, "unexpected %s", found);
   } else {
     used = (size_t)snprintf(msg, sizeof msg, "expected ");
@@ -400,7 +469,6 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
                sym == YYSYMBOL_YYEOF ? "at" : "before", found);
   }
   og_error_at(ctx->diag, loc, "%s", msg);
-  const og_lex_state *lex = ctx->lex;
   if (sym == YYSYMBOL_YYEOF && lex->nopen) {
     const og_open_bracket *open = &lex->open[lex->nopen - 1];
     og_note_at(ctx->diag, open->loc, "to match this '%c'", open->kind);

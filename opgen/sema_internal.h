@@ -1,0 +1,62 @@
+/* Semantic analysis: shared state of the passes that turn one AST op into
+ * a finalized og_op. */
+#ifndef OPGEN_SEMA_INTERNAL_H
+#define OPGEN_SEMA_INTERNAL_H
+
+#include "ast.h"
+#include "diag.h"
+#include "model.h"
+
+typedef struct og_sema_op {
+  og_arena *arena; /* the model's */
+  og_diag *diag;
+  const og_sources *sources;
+  const char *file; /* interned in the model */
+  const og_ast_op *ast;
+  og_op *op;
+  /* The AST item behind each attr, input and output, by index. */
+  const og_ast_item **attr_items, **input_items, **output_items;
+  /* An attr whose declaration was wrong: later checks that depend on it
+   * stay quiet instead of piling up follow-on errors. */
+  bool *attr_bad;
+} og_sema_op;
+
+og_srcpos og_sema_pos(const og_sema_op *s, og_loc loc);
+
+/* Names (sema_names.c). */
+void og_sema_check_op_name(og_sema_op *s);
+void og_sema_check_names(og_sema_op *s);
+
+/* Attrs (sema_attr.c): name, type, allowed values, minimum. */
+void og_sema_attr(og_sema_op *s, size_t index);
+/* Defaults, after the args have applied implied minimums. */
+void og_sema_attr_default(og_sema_op *s, size_t index);
+/* "{float, int32}" or "{'a', 'b'}" for messages. */
+const char *og_sema_allowed_text(og_sema_op *s, const og_value *allowed);
+
+/* Values (sema_value.c): a literal converted to an attr's type. NULL after
+ * reporting an error. */
+const og_value *og_sema_value(og_sema_op *s, const og_attr *attr,
+                              const og_ast_value *v);
+/* Short rendering of a value for messages ("int64", "'foo'", "[1, 2]"). */
+const char *og_sema_value_text(og_sema_op *s, const og_value *v);
+/* What an AST literal is, in words ("integer 3", "string 'a'"). */
+const char *og_sema_literal_text(og_sema_op *s, const og_ast_value *v);
+
+/* Structured literals (sema_literal.c). `what` names the value in
+ * messages ("the default"). */
+bool og_sema_shape_literal(og_sema_op *s, const og_attr *attr,
+                           const char *what, const og_ast_value *v,
+                           og_shape *out);
+bool og_sema_tensor_literal(og_sema_op *s, const og_attr *attr,
+                            const og_ast_value *v, og_tensor *out);
+bool og_sema_func_literal(og_sema_op *s, const og_attr *attr,
+                          const og_ast_value *v, const char **out);
+
+/* Inputs and outputs (sema_args.c). */
+void og_sema_arg(og_sema_op *s, bool is_input, size_t index);
+
+/* Shape statements (sema_shape.c). */
+void og_sema_shapes(og_sema_op *s);
+
+#endif

@@ -1,0 +1,271 @@
+/* Shape statements: names resolved to input, output and attr indexes and
+ * every expression checked to be a shape, a dim or a condition. */
+#include "sema_internal.h"
+
+#include <string.h>
+
+typedef enum expect { EXPECT_SHAPE, EXPECT_DIM, EXPECT_COND } expect;
+
+static bool resolve(og_sema_op *s, const og_ast_expr *e, expect want,
+                    og_sexpr *out);
+
+static long find_input(const og_op *op, const char *name) {
+  for (size_t i = 0; i < op->ninputs; i++)
+    if (op->inputs[i].name && strcmp(op->inputs[i].name, name) == 0)
+      return (long)i;
+  return -1;
+}
+
+static size_t count_args(const og_ast_expr *e) {
+  size_t n = 0;
+  for (const og_ast_expr *a = e->args; a; a = a->next) n++;
+  return n;
+}
+
+static bool resolve_args(og_sema_op *s, const og_ast_expr *e, expect want,
+                         og_sexpr *out) {
+  out->nargs = count_args(e);
+  out->args = og_arena_array(s->arena, out->nargs, sizeof *out->args);
+  size_t i = 0;
+  bool ok = true;
+  for (const og_ast_expr *a = e->args; a; a = a->next)
+    ok = resolve(s, a, want, &out->args[i++]) && ok;
+  return ok;
+}
+
+static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
+  long index = e->kind == OG_EX_NAME ? find_input(s->op, e->name) : -1;
+  if (index < 0) {
+    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'",
+                e->kind == OG_EX_NAME ? e->name : "(expression)", s->op->name);
+    return false;
+  }
+  out->kind = OG_SX_INPUT;
+  out->index = (size_t)index;
+  return true;
+}
+
+static bool wrong_arity(og_sema_op *s, const og_ast_expr *e, const char *form) {
+  og_error_at(s->diag, e->loc, "%s() takes %s", e->name, form);
+  return false;
+}
+
+static bool attr_ref(og_sema_op *s, const og_ast_expr *e, expect want,
+                     og_sexpr *out) {
+  const og_ast_expr *a = e->args;
+  if (count_args(e) != 1 || a->kind != OG_EX_NAME)
+    return wrong_arity(s, e, "one attr name");
+  for (size_t i = 0; i < s->op->nattrs; i++) {
+    const og_attr *attr = &s->op->attrs[i];
+    if (!attr->name || strcmp(attr->name, a->name) != 0) continue;
+    og_attr_kind kind = want == EXPECT_SHAPE ? OG_ATTR_SHAPE : OG_ATTR_INT;
+    if (attr->type.is_list || attr->type.kind != kind) {
+      og_error_at(s->diag, a->loc, "attr '%s' has type %s, but a %s is needed here",
+                  attr->name, og_attr_type_name(attr->type),
+                  want == EXPECT_SHAPE ? "shape" : "int");
+      return false;
+    }
+    out->kind = OG_SX_ATTR;
+    out->index = i;
+    return true;
+  }
+  og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'", a->name,
+              s->op->name);
+  return false;
+}
+
+static bool dim_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
+  bool is_dim = strcmp(e->name, "dim") == 0;
+  size_t n = count_args(e);
+  if (is_dim ? n != 2 : n != 1)
+    return wrong_arity(s, e, is_dim ? "an input and a dimension index"
+                                    : "one input");
+  if (!input_ref(s, e->args, out)) return false;
+  out->kind = is_dim ? OG_SX_DIM : OG_SX_RANK;
+  if (!is_dim) return true;
+  const og_ast_expr *k = e->args->next;
+  bool neg = k->kind == OG_EX_NEG && k->lhs->kind == OG_EX_INT;
+  if (k->kind != OG_EX_INT && !neg) {
+    og_error_at(s->diag, k->loc,
+                "the dimension index of dim() must be an integer literal");
+    return false;
+  }
+  out->i = neg ? -k->lhs->i : k->i;
+  return true;
+}
+
+static bool shape_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
+  if (strcmp(e->name, "attr") == 0) return attr_ref(s, e, EXPECT_SHAPE, out);
+  bool merge = strcmp(e->name, "merge") == 0;
+  if (!merge && strcmp(e->name, "broadcast") != 0) {
+    og_error_at(s->diag, e->loc,
+                "unknown shape function '%s' (expected merge, broadcast or "
+                "attr)",
+                e->name);
+    return false;
+  }
+  if (count_args(e) < (merge ? 1u : 2u))
+    return wrong_arity(s, e, merge ? "one or more inputs" : "two or more shapes");
+  out->kind = merge ? OG_SX_MERGE : OG_SX_BROADCAST;
+  return resolve_args(s, e, EXPECT_SHAPE, out);
+}
+
+static bool resolve_shape(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
+  switch (e->kind) {
+  case OG_EX_NAME: return input_ref(s, e, out);
+  case OG_EX_UNKNOWN: out->kind = OG_SX_UNKNOWN; return true;
+  case OG_EX_LIST:
+    out->kind = OG_SX_LIST;
+    return resolve_args(s, e, EXPECT_DIM, out);
+  case OG_EX_CALL: return shape_call(s, e, out);
+  default:
+    og_error_at(s->diag, e->loc,
+                "expected a shape: an input, [dims], ?, merge(...), "
+                "broadcast(...) or attr(...)");
+    return false;
+  }
+}
+
+static bool resolve_dim(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
+  switch (e->kind) {
+  case OG_EX_INT: out->kind = OG_SX_INT; out->i = e->i; return true;
+  case OG_EX_UNKNOWN: out->kind = OG_SX_UNKNOWN; return true;
+  case OG_EX_CALL:
+    if (strcmp(e->name, "attr") == 0) return attr_ref(s, e, EXPECT_DIM, out);
+    if (strcmp(e->name, "dim") == 0 || strcmp(e->name, "rank") == 0)
+      return dim_call(s, e, out);
+    og_error_at(s->diag, e->loc,
+                "unknown dim function '%s' (expected dim, rank or attr)",
+                e->name);
+    return false;
+  case OG_EX_NEG:
+    out->kind = OG_SX_NEG;
+    out->nargs = 1;
+    out->args = og_arena_alloc(s->arena, sizeof *out->args);
+    return resolve(s, e->lhs, EXPECT_DIM, out->args);
+  case OG_EX_BINARY:
+    if (strchr("+-*/", (int)e->op)) break;
+    og_error_at(s->diag, e->loc, "a comparison is not a dimension");
+    return false;
+  default:
+    og_error_at(s->diag, e->loc,
+                "expected a dimension: an integer, ?, dim(x, i), rank(x), "
+                "attr(n) or arithmetic on them");
+    return false;
+  }
+  out->kind = OG_SX_BINARY;
+  out->op = e->op;
+  out->nargs = 2;
+  out->args = og_arena_array(s->arena, 2, sizeof *out->args);
+  bool ok = resolve(s, e->lhs, EXPECT_DIM, &out->args[0]);
+  return resolve(s, e->rhs, EXPECT_DIM, &out->args[1]) && ok;
+}
+
+static bool resolve_cond(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
+  if (e->kind == OG_EX_CALL && strcmp(e->name, "same") == 0) {
+    if (count_args(e) < 2) return wrong_arity(s, e, "two or more shapes");
+    out->kind = OG_SX_SAME;
+    return resolve_args(s, e, EXPECT_SHAPE, out);
+  }
+  bool compare = e->kind == OG_EX_BINARY && !strchr("+-*/", (int)e->op);
+  if (!compare && e->kind != OG_EX_IN) {
+    og_error_at(s->diag, e->loc,
+                "expected a condition: a comparison of dims, x in [lo, hi], "
+                "or same(a, b)");
+    return false;
+  }
+  out->kind = compare ? OG_SX_BINARY : OG_SX_IN;
+  out->op = e->op;
+  out->nargs = compare ? 2 : 3;
+  out->args = og_arena_array(s->arena, out->nargs, sizeof *out->args);
+  bool ok = resolve(s, e->lhs, EXPECT_DIM, &out->args[0]);
+  ok = resolve(s, e->rhs, EXPECT_DIM, &out->args[1]) && ok;
+  if (!compare) ok = resolve(s, e->rhs->next, EXPECT_DIM, &out->args[2]) && ok;
+  return ok;
+}
+
+static bool resolve(og_sema_op *s, const og_ast_expr *e, expect want,
+                    og_sexpr *out) {
+  out->pos = og_sema_pos(s, e->loc);
+  switch (want) {
+  case EXPECT_SHAPE: return resolve_shape(s, e, out);
+  case EXPECT_DIM: return resolve_dim(s, e, out);
+  case EXPECT_COND: return resolve_cond(s, e, out);
+  }
+  return false;
+}
+
+static long find_output(const og_op *op, const char *name) {
+  for (size_t i = 0; i < op->noutputs; i++)
+    if (op->outputs[i].name && strcmp(op->outputs[i].name, name) == 0)
+      return (long)i;
+  return -1;
+}
+
+static size_t count_rules(const og_ast_op *ast) {
+  size_t n = 0;
+  for (const og_ast_item *it = ast->items; it; it = it->next)
+    n += it->kind == OG_ITEM_SHAPE || it->kind == OG_ITEM_REQUIRE;
+  return n;
+}
+
+static void shape_rule(og_sema_op *s, const og_ast_item *it,
+                       const og_ast_item **by_output) {
+  og_op *op = s->op;
+  og_shape_rule *rule = &op->shape_rules[op->nshape_rules];
+  rule->pos = og_sema_pos(s, it->loc);
+  if (it->kind == OG_ITEM_REQUIRE) {
+    rule->is_require = true;
+    if (resolve(s, it->expr, EXPECT_COND, &rule->expr)) op->nshape_rules++;
+    return;
+  }
+  long out = find_output(op, it->name);
+  if (out < 0) {
+    og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'",
+                it->name, op->name);
+    return;
+  }
+  if (by_output[out]) {
+    og_error_at(s->diag, it->name_loc, "output '%s' already has a shape",
+                it->name);
+    og_note_at(s->diag, by_output[out]->loc, "its shape is first given here");
+    return;
+  }
+  by_output[out] = it;
+  rule->output = (size_t)out;
+  if (resolve(s, it->expr, EXPECT_SHAPE, &rule->expr)) op->nshape_rules++;
+}
+
+static void shape_fn(og_sema_op *s, const og_ast_item *it,
+                     const og_ast_item **first) {
+  if (*first) {
+    og_error_at(s->diag, it->loc, "op '%s' has more than one shape_fn",
+                s->op->name);
+    og_note_at(s->diag, (*first)->loc, "first shape_fn is here");
+    return;
+  }
+  *first = it;
+  s->op->shape_fn = og_arena_strdup(s->arena, it->name);
+}
+
+void og_sema_shapes(og_sema_op *s) {
+  og_op *op = s->op;
+  op->shape_rules = og_arena_array(s->arena, count_rules(s->ast),
+                                   sizeof *op->shape_rules);
+  const og_ast_item **by_output =
+      og_arena_array(s->arena, op->noutputs, sizeof *by_output);
+  const og_ast_item *fn = NULL, *declarative = NULL;
+  for (const og_ast_item *it = s->ast->items; it; it = it->next) {
+    if (it->kind == OG_ITEM_SHAPE_FN) shape_fn(s, it, &fn);
+    if (it->kind != OG_ITEM_SHAPE && it->kind != OG_ITEM_REQUIRE) continue;
+    if (!declarative) declarative = it;
+    shape_rule(s, it, by_output);
+  }
+  if (fn && declarative) {
+    og_error_at(s->diag, declarative->loc,
+                "op '%s' has both shape_fn and shape statements; shape_fn "
+                "replaces them, so keep one or the other",
+                op->name);
+    og_note_at(s->diag, fn->loc, "shape_fn is here");
+  }
+}

@@ -1,0 +1,38 @@
+/* TensorFlow OpList text (ops.pbtxt) to the op model. */
+#ifndef OPGEN_TF_IMPORT_H
+#define OPGEN_TF_IMPORT_H
+
+#include "arena.h"
+#include "diag.h"
+#include "model.h"
+
+#include <stddef.h>
+
+/* Reads an OpList in protobuf text format (`len` bytes of `text`, named
+ * `path` in diagnostics and source positions) into a model: every OpDef
+ * field the model has, as TensorFlow wrote it (allowed sets keep their
+ * duplicates; nothing is re-finalized). Unknown fields, unknown enum values,
+ * values of the wrong kind, fields the model has no place for, and broken
+ * references (an arg naming a missing attr) are errors reported to `diag`
+ * with their position. Returns the model (ops sorted by name; the caller
+ * owns it: og_model_free), or NULL when any error was reported. Every op's
+ * package is og_tf_package_name(path). */
+og_model *og_tf_import(const char *path, const char *text, size_t len,
+                       og_diag *diag);
+
+/* The package for ops imported from `path`: its base name up to the first
+ * '.', lower-cased, every byte outside [a-z0-9_] replaced by '_', with
+ * "op_" in front when that is empty or starts with a digit (the rule the
+ * .op language uses for a file without `package`). In `arena`. */
+char *og_tf_package_name(og_arena *arena, const char *path);
+
+/* TensorFlow's snake_case of an op name, as its Python wrappers spell it:
+ * "Conv2DBackpropInput" -> "conv2d_backprop_input", "LRNGrad" ->
+ * "lrn_grad". In `arena`. */
+char *og_tf_snake_case(og_arena *arena, const char *name);
+
+/* The TensorProto field that holds values of `dt` ("float_val",
+ * "int_val", ...), or NULL where the model cannot hold them. */
+const char *og_tf_tensor_val_field(og_dtype dt);
+
+#endif
