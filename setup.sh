@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Quick start: install what is missing, build, then run the main job:
+# check every shipped spec and print their finalized definitions as JSON.
+set -euo pipefail
+cd "$(dirname "$0")"
+bash .ci/install-deps
+cmake -S . -B build
+cmake --build build -j"$(nproc)"
+echo "== opgen check specs/*.op"
+build/bin/opgen check specs/*.op
+echo "== opgen dump specs/*.op"
+build/bin/opgen dump specs/*.op
