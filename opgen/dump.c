@@ -12,9 +12,10 @@
 
 static const char *line_end(bool last) { return last ? "\n" : ",\n"; }
 
+/* Keys are fixed ASCII names: no escaping. One call, so that the writer
+ * indents the line (it skips one-byte writes at a line start). */
 static void write_key(og_writer *w, const char *key) {
-  og_json_write_cstring(w, key);
-  og_w_puts(w, ": ");
+  og_w_printf(w, "\"%s\": ", key);
 }
 
 static void field_string(og_writer *w, const char *key, const char *s,
