@@ -4,6 +4,7 @@
 #define OPGEN_AST_H
 
 #include "arena.h"
+#include "bytes.h"
 #include "source.h"
 
 #include <stdbool.h>
@@ -13,11 +14,6 @@ typedef struct og_ast_doc {
   const char *text; /* "///" and one following space stripped, '\n'-joined */
   og_loc loc;
 } og_ast_doc;
-
-typedef struct og_bytes {
-  const char *ptr; /* NUL-terminated, but may also contain NULs */
-  size_t len;
-} og_bytes;
 
 /* Literals: attr defaults, set elements, text-proto messages. */
 typedef enum og_ast_value_kind {

@@ -45,7 +45,7 @@ static void close_object(og_writer *w, const char *end) {
   og_w_printf(w, "}%s", end);
 }
 
-/* ---- values ------------------------------------------------------------ */
+/* ---- values ------------------------------------------------------------- */
 
 static void write_value(og_writer *w, const og_value *v, const char *end);
 
@@ -160,7 +160,7 @@ static void field_value(og_writer *w, const char *key, const og_value *v,
   else og_w_printf(w, "null%s", line_end(last));
 }
 
-/* ---- ops ----------------------------------------------------------------- */
+/* ---- ops ---------------------------------------------------------------- */
 
 static void write_arg(og_writer *w, const og_arg *a, const char *end) {
   open_object(w);

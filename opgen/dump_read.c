@@ -169,7 +169,7 @@ static bool get_int(reader *r, const og_json *obj, const char *key,
   return v && as_int(r, v, &ctx, min, max, out);
 }
 
-/* ---- shapes, tensors, funcs ---------------------------------------------- */
+/* ---- shapes, tensors, funcs --------------------------------------------- */
 
 static bool read_dims(reader *r, const og_json *v, const ctx_name *ctx,
                       og_shape *out) {
@@ -275,7 +275,7 @@ static bool read_func(reader *r, const og_json *v, const ctx_name *ctx,
   return get_string(r, v, "name", "func", out);
 }
 
-/* ---- attr values ---------------------------------------------------------- */
+/* ---- attr values -------------------------------------------------------- */
 
 /* One value of attr kind `kind` (an element, for list attrs). */
 static bool read_element(reader *r, const og_json *v, og_attr_kind kind,
@@ -386,7 +386,7 @@ static bool read_attr(reader *r, const og_json *v, const ctx_name *ctx,
   return ok;
 }
 
-/* ---- args ------------------------------------------------------------------ */
+/* ---- args --------------------------------------------------------------- */
 
 /* An attr reference of an arg: "" or the name of an attr of kind `kind`
  * (list or not per `is_list`). Inputs make the attr inferred. */
@@ -464,7 +464,7 @@ static bool read_arg(reader *r, const og_json *v, const ctx_name *ctx,
   return ok && check_arg_shape(r, v, arg);
 }
 
-/* ---- ops ---------------------------------------------------------------------- */
+/* ---- ops ---------------------------------------------------------------- */
 
 /* The array `key` of `obj`, or NULL after reporting. */
 static const og_json *get_array(reader *r, const og_json *obj,
@@ -562,7 +562,7 @@ static og_op *read_op(reader *r, const og_json *v, const ctx_name *ctx) {
   return op;
 }
 
-/* ---- the model ------------------------------------------------------------------- */
+/* ---- the model ---------------------------------------------------------- */
 
 typedef struct read_op_entry {
   og_op *op;

@@ -19,6 +19,11 @@ char *og_format_float(double f, char *buf) {
     snprintf(buf, 32, "%.*g", prec, f);
     if (strtod(buf, NULL) == f) break;
   }
+  /* %g picks exponent form once the exponent reaches the precision
+   * ("4e+03"); below 1e17 the positional form reads better ("4000"). */
+  const char *e = strchr(buf, 'e');
+  int exp10 = e ? atoi(e + 1) : -1;
+  if (exp10 >= 0 && exp10 < 17) snprintf(buf, 32, "%.*g", exp10 + 1, f);
   if (!strpbrk(buf, ".e")) strcat(buf, ".0"); /* "1" would read as an int */
   return buf;
 }

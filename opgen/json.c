@@ -90,7 +90,8 @@ static bool fail_at(parser *p, uint32_t line, uint32_t col, const char *fmt,
   return false;
 }
 
-#define fail_here(p, ...) fail_at(p, (p)->line, col_of(p, (p)->pos), __VA_ARGS__)
+#define fail_here(p, ...) \
+  fail_at(p, (p)->line, col_of(p, (p)->pos), __VA_ARGS__)
 
 /* The byte at `off` for a message: 'x', byte 0xNN or end of input. */
 static const char *describe(const parser *p, size_t off, char buf[32]) {
@@ -165,7 +166,8 @@ static int hex_value(int c) {
 static bool read_hex4(parser *p, size_t off, uint32_t *out) {
   uint32_t v = 0;
   for (size_t i = 0; i < 4; i++) {
-    int h = off + 2 + i < p->len ? hex_value((unsigned char)p->text[off + 2 + i]) : -1;
+    size_t at = off + 2 + i;
+    int h = at < p->len ? hex_value((unsigned char)p->text[at]) : -1;
     if (h < 0)
       return fail_at(p, p->line, col_of(p, off),
                      "invalid \\u escape: expected 4 hex digits");
@@ -204,7 +206,8 @@ static bool read_unicode_escape(parser *p, char *out, size_t *n) {
 }
 
 static bool read_escape(parser *p, char *out, size_t *n) {
-  static const char simple_in[] = "\"\\/bfnrt", simple_out[] = "\"\\/\b\f\n\r\t";
+  static const char simple_in[] = "\"\\/bfnrt";
+  static const char simple_out[] = "\"\\/\b\f\n\r\t";
   int c = p->pos + 1 < p->len ? (unsigned char)p->text[p->pos + 1] : -1;
   const char *hit = c > 0 ? strchr(simple_in, c) : NULL;
   if (hit) {
@@ -289,7 +292,9 @@ static size_t scan_number(parser *p, bool *is_integer) {
     i++;
     if (i < p->len && (p->text[i] == '+' || p->text[i] == '-')) i++;
     if (!is_digit_at(p, i))
-      return fail_here(p, "invalid number: expected a digit in the exponent"), 0;
+      return fail_here(p, "invalid number: expected a digit in the "
+                          "exponent"),
+             0;
     while (is_digit_at(p, i)) i++;
   }
   return i;
@@ -553,11 +558,20 @@ void og_json_write_cstring(og_writer *w, const char *s) {
   og_json_write_string(w, b);
 }
 
+/* The fewest significant digits that read back exactly, then the plain
+ * form instead of "1e+02" for moderate integral magnitudes (like
+ * JavaScript), and ".0" so that the reader keeps it a float. */
 void og_json_format_double(double d, char out[OG_JSON_DOUBLE_MAX]) {
-  for (int prec = 1; prec <= 17; prec++) {
+  int prec = 1;
+  for (; prec < 17; prec++) {
     snprintf(out, OG_JSON_DOUBLE_MAX, "%.*g", prec, d);
     if (strtod(out, NULL) == d) break;
   }
+  snprintf(out, OG_JSON_DOUBLE_MAX, "%.*g", prec, d);
+  const char *e = strchr(out, 'e');
+  int exponent = e ? atoi(e + 1) : 0;
+  if (e && exponent >= 0 && exponent < 16)
+    snprintf(out, OG_JSON_DOUBLE_MAX, "%.*g", exponent + 1, d);
   if (!strpbrk(out, ".eE")) strcat(out, ".0");
 }
 

@@ -11,7 +11,7 @@
 #define OPGEN_JSON_H
 
 #include "arena.h"
-#include "ast.h" /* og_bytes */
+#include "bytes.h"
 #include "diag.h"
 #include "writer.h"
 

@@ -102,7 +102,9 @@ bool og_value_equal(const og_value *a, const og_value *b) {
            memcmp(a->u.s.ptr, b->u.s.ptr, a->u.s.len) == 0;
   case OG_VAL_INT: return a->u.i == b->u.i;
   case OG_VAL_FLOAT:
-    return a->u.f == b->u.f || (isnan(a->u.f) && isnan(b->u.f));
+    /* Exact: -0.0 differs from 0.0, and every nan equals every nan. */
+    if (isnan(a->u.f) || isnan(b->u.f)) return isnan(a->u.f) && isnan(b->u.f);
+    return a->u.f == b->u.f && signbit(a->u.f) == signbit(b->u.f);
   case OG_VAL_BOOL: return a->u.b == b->u.b;
   case OG_VAL_TYPE: return a->u.type == b->u.type;
   case OG_VAL_SHAPE: return shape_equal(&a->u.shape, &b->u.shape);

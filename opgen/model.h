@@ -6,7 +6,7 @@
 #define OPGEN_MODEL_H
 
 #include "arena.h"
-#include "ast.h"
+#include "bytes.h"
 #include "dtype.h"
 #include "source.h"
 
@@ -91,7 +91,8 @@ typedef struct og_attr {
   /* NULL, or a LIST of TYPE values (type attrs) or STRING values (string
    * attrs), in declaration order, shortcuts expanded, duplicates dropped. */
   const og_value *allowed;
-  og_dtype_set allowed_types; /* the same set as a mask (type attrs) */
+  /* The same set as a mask (type attrs); 0 when unconstrained. */
+  og_dtype_set allowed_types;
   const og_value *default_value; /* NULL: required */
   const char *description;       /* "" when undocumented */
   bool inferred; /* read off the inputs: callers never pass it */
@@ -129,7 +130,7 @@ typedef enum og_sexpr_kind {
 
 typedef struct og_sexpr {
   og_sexpr_kind kind;
-  int op;
+  int op; /* '+' '-' '*' '/' '<' '>', 'e' ==, 'n' !=, 'l' <=, 'g' >= */
   int64_t i;
   size_t index;
   size_t nargs;
@@ -164,8 +165,8 @@ typedef struct og_op {
 } og_op;
 
 typedef struct og_model {
-  og_arena arena; /* owns everything below */
-  og_op **ops;    /* sorted by name */
+  og_arena arena; /* owns the ops and everything they point to */
+  og_op **ops;    /* sorted by name; the array itself is malloc'd */
   size_t nops;
 } og_model;
 
@@ -177,8 +178,10 @@ const og_attr *og_op_find_attr(const og_op *op, const char *name);
 /* Sorts m->ops by name (byte order). */
 void og_model_sort(og_model *m);
 
-/* Deep equality, ignoring source positions: what the dump round trip and
- * the corpus tests assert. */
+/* Deep equality of the OpDef fields, what the dump round trip and the
+ * corpus tests assert. Not compared: source positions, package, shape
+ * rules and shape_fn (the dump does not carry them), and the derived
+ * `inferred` and `allowed_types`. */
 bool og_value_equal(const og_value *a, const og_value *b);
 bool og_op_equal(const og_op *a, const og_op *b);
 

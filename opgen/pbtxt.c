@@ -360,7 +360,7 @@ static void lex(parser *p, tok *t) {
     lex_number(p, t);
   } else if (c == '"' || c == '\'') {
     lex_string(p, t);
-  } else if (strchr("{}<>[]:,;", c)) {
+  } else if (c && strchr("{}<>[]:,;", c)) {
     start_tok(p, t, TK_PUNCT);
     t->punct = (char)c;
     t->end = ++p->off;

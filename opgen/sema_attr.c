@@ -66,7 +66,10 @@ static bool set_of_strings(og_sema_op *s, og_attr *attr,
     og_value v = {.kind = OG_VAL_STRING, .u.s = e->s};
     bool dup = false;
     for (size_t i = 0; i < count && !dup; i++) dup = og_value_equal(&items[i], &v);
-    if (!dup) items[count++] = v;
+    if (dup) continue;
+    /* The model owns its strings: the AST is freed after compiling. */
+    v.u.s.ptr = og_arena_strndup(s->arena, e->s.ptr, e->s.len);
+    items[count++] = v;
   }
   attr->type.kind = OG_ATTR_STRING;
   og_value *list = og_arena_alloc(s->arena, sizeof *list);

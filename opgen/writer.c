@@ -31,7 +31,8 @@ void og_w_write(og_writer *w, const char *s, size_t len) {
   while (len) {
     const char *nl = memchr(s, '\n', len);
     size_t chunk = nl ? (size_t)(nl - s) + 1 : len;
-    if (w->at_line_start && chunk > 1) /* no trailing spaces on empty lines */
+    bool empty_line = chunk == 1 && s[0] == '\n';
+    if (w->at_line_start && !empty_line) /* no trailing spaces */
       for (int i = 0; i < w->indent * w->indent_width; i++) append(w, " ", 1);
     append(w, s, chunk);
     w->at_line_start = nl != NULL;

@@ -125,7 +125,7 @@ static void invalid_spec_prints_gcc_style_diagnostics(void **state) {
   assert_int_equal(r.status, 1);
   char want[1024];
   snprintf(want, sizeof want,
-           "%s:2:22: error: attr 'T': default int32 is not one of {float}\n"
+           "%s:2:21: error: attr 'T': default int32 is not one of {float}\n"
            "    attr T: {float} = int32;\n"
            "                      ^~~~~\n"
            "1 error generated.\n",

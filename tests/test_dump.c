@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- building models by hand ------------------------------------------- */
+/* ---- building models by hand -------------------------------------------- */
 
 static og_value v_str(og_arena *a, const char *s, size_t len) {
   og_value v = {.kind = OG_VAL_STRING};
@@ -150,7 +150,8 @@ static void set_attrs(og_model *m, og_op *op, const og_attr *attrs,
 
 /* Every scalar attr kind, with the defaults that are easy to get wrong. */
 static size_t scalar_attrs(og_arena *a, og_attr *out) {
-  static const char blob[] = "nul\0byte \"q\" \\ \n\t\x01 \xff\xc3(\xed\xa0\x80 "
+  static const char blob[] = "nul\0byte \"q\" \\ \n\t\x01 \xff\xc3("
+                             "\xed\xa0\x80 "
                              "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 end";
   static const og_dtype t_allowed[] = {OG_DT_FLOAT, OG_DT_DOUBLE, OG_DT_INT32};
   size_t n = 0;
@@ -186,9 +187,11 @@ static size_t scalar_attrs(og_arena *a, og_attr *out) {
 static size_t shaped_attrs(og_arena *a, og_attr *out) {
   static const int64_t dims[] = {2, -1};
   size_t n = 0;
-  out[n++] = attr("shape_a", OG_ATTR_SHAPE, false, boxed(a, v_shape(a, 2, dims)));
+  out[n++] =
+      attr("shape_a", OG_ATTR_SHAPE, false, boxed(a, v_shape(a, 2, dims)));
   out[n++] = attr("shape_u", OG_ATTR_SHAPE, false, boxed(a, v_unknown_shape()));
-  out[n++] = attr("shape_s", OG_ATTR_SHAPE, false, boxed(a, v_shape(a, 0, NULL)));
+  out[n++] =
+      attr("shape_s", OG_ATTR_SHAPE, false, boxed(a, v_shape(a, 0, NULL)));
   og_value ints[] = {v_int(1), v_int(-2)};
   static const int64_t two[] = {2};
   out[n++] = attr("t_int", OG_ATTR_TENSOR, false,
@@ -224,8 +227,10 @@ static size_t list_attrs(og_arena *a, og_attr *out) {
                            COUNT(lt_allowed), lt_allowed);
   out[n++] = min_attr(attr("Tlist", OG_ATTR_TYPE, true, NULL), 1);
   static const int64_t dims[] = {2, 3};
-  og_value shapes[] = {v_shape(a, 2, dims), v_unknown_shape(), v_shape(a, 0, NULL)};
-  out[n++] = attr("l_shape", OG_ATTR_SHAPE, true, boxed(a, v_list(a, 3, shapes)));
+  og_value shapes[] = {v_shape(a, 2, dims), v_unknown_shape(),
+                       v_shape(a, 0, NULL)};
+  out[n++] =
+      attr("l_shape", OG_ATTR_SHAPE, true, boxed(a, v_list(a, 3, shapes)));
   og_value one[] = {v_int(7)};
   og_value tensors[] = {v_tensor(a, OG_DT_INT64, 0, NULL, 1, one)};
   out[n++] = attr("l_tensor", OG_ATTR_TENSOR, true,
@@ -308,7 +313,7 @@ static og_model *small_model(void) {
   return m;
 }
 
-/* ---- helpers -------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------ */
 
 static char *dump(const og_model *m, size_t *len) {
   og_writer w;
@@ -367,7 +372,7 @@ static char *op_json(const char *attrs, const char *inputs) {
   "\", \"number_attr\": \"" number_attr "\", \"type_list_attr\": \""        \
   type_list_attr "\", \"is_ref\": false, \"description\": \"\"}"
 
-/* ---- the dump and its round trip ----------------------------------------------- */
+/* ---- the dump and its round trip ---------------------------------------- */
 
 static void dump_then_read_gives_equal_model(void **state) {
   (void)state;
@@ -458,11 +463,12 @@ static void dump_writes_values_in_documented_forms(void **state) {
       "\"default_value\": {\n            \"unknown_rank\": true\n          },",
       "\"default_value\": {\n            \"dims\": [2, -1]\n          },",
       "\"dims\": []",
-      "\"shape\": [2, 2],\n            \"values\": [0.5, \"inf\", \"nan\", 2.0]",
+      ("\"shape\": [2, 2],\n"
+       "            \"values\": [0.5, \"inf\", \"nan\", 2.0]"),
       "\"values\": [\"nan\", \"x\\u0000y\"]",
       "\"default_value\": {\n            \"name\": \"my_fn\"\n          },",
-      "\"deprecation\": {\n        \"version\": 3,\n"
-      "        \"explanation\": \"Use \\\"ZeroOut2\\\".\"\n      }\n",
+      ("\"deprecation\": {\n        \"version\": 3,\n"
+       "        \"explanation\": \"Use \\\"ZeroOut2\\\".\"\n      }\n"),
       "\"type\": \"list(shape)\",",
   };
   for (size_t i = 0; i < COUNT(expected); i++) {
@@ -473,7 +479,52 @@ static void dump_writes_values_in_documented_forms(void **state) {
   og_model_free(m);
 }
 
-/* ---- what the reader recomputes -------------------------------------------------- */
+/* The same through the real front end. */
+static void compiled_spec_round_trips(void **state) {
+  (void)state;
+  static const char spec[] =
+      "/// Zeroes all elements of a tensor but one.\n"
+      "///\n"
+      "/// The preserved element is chosen by `preserve_index`.\n"
+      "op ZeroOut {\n"
+      "  attr T: {float, double, int32} = DT_INT32;\n"
+      "  attr preserve_index: int >= 0 = 0;\n"
+      "  attr N: int;\n"
+      "  attr Tl: list(type);\n"
+      "  attr f: float = 2;\n"
+      "  attr g: float = -inf;\n"
+      "  attr s: string = \"q\\\"\\x00\\xff\";\n"
+      "  attr mode: {'a', \"b\\x00c\"} = 'a';\n"
+      "  attr sh: shape = [2, ?];\n"
+      "  attr lsh: list(shape) = [[2, 3], []];\n"
+      "  attr t: tensor = { dtype: DT_FLOAT float_val: 1 float_val: 2.5 };\n"
+      "  attr fn: func = { name: 'f' };\n"
+      "  attr lf: list(float) = [1, 2];\n"
+      "  attr lt: list(numbertype) = [int32, float];\n"
+      "  /// The tensor to zero out.\n"
+      "  input to_zero: T;\n"
+      "  input many: N * int32;\n"
+      "  input r: Ref(Tl);\n"
+      "  output zeroed: T;\n"
+      "  output h: resource;\n"
+      "  deprecated 3 \"gone\";\n"
+      "}\n"
+      "op Abs { input x: float; output y: float; }\n";
+  og_model *m = tu_expect_ok(spec);
+  size_t len;
+  char *text = dump(m, &len);
+  tu_diags d = {0};
+  og_model *back = read_back(text, len, &d);
+  if (!back) print_error("%s\n", tu_diags_text(&d));
+  assert_non_null(back);
+  assert_models_equal(m, back);
+  free(text);
+  og_model_free(back);
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
+/* ---- what the reader recomputes ----------------------------------------- */
 
 static const og_op *read_full_op(og_model **back) {
   og_model *m = full_model();
@@ -585,7 +636,7 @@ static void read_sorts_ops_by_name(void **state) {
   og_model_free(m);
 }
 
-/* ---- reader errors ------------------------------------------------------------ */
+/* ---- reader errors ------------------------------------------------------ */
 
 static void read_reports_malformed_json_position(void **state) {
   (void)state;
@@ -786,7 +837,7 @@ static void read_rejects_nul_in_names(void **state) {
                     "\"name\"");
 }
 
-/* ---- JSON helpers ------------------------------------------------------------- */
+/* ---- JSON helpers ------------------------------------------------------- */
 
 static const og_json *parse(og_arena *a, const char *text) {
   tu_diags d = {0};
@@ -815,7 +866,7 @@ static void json_keeps_int64_exact(void **state) {
   assert_false(it[4].u.num.is_integer);
   assert_true(it[4].u.num.d == 1500.0 && it[5].u.num.d == 0.01);
   assert_int_equal(it[5].line, 1);
-  assert_int_equal(it[5].col, 61);
+  assert_int_equal(it[5].col, 78);
   og_arena_free(&a);
 }
 
@@ -824,7 +875,8 @@ static void json_decodes_escapes_to_utf8(void **state) {
   og_arena a;
   og_arena_init(&a);
   const og_json *j = parse(&a, "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20AC"
-                               "\\ud83d\\ude00\\u0000\\udcff\xf0\x9f\x98\x80\"");
+                               "\\ud83d\\ude00\\u0000\\udcff"
+                               "\xf0\x9f\x98\x80\"");
   static const char want[] = "\"\\/\b\f\n\r\t\xc3\xa9\xe2\x82\xac"
                              "\xf0\x9f\x98\x80\0\xff\xf0\x9f\x98\x80";
   assert_int_equal(j->u.str.len, sizeof want - 1);
@@ -858,7 +910,8 @@ static char *write_bytes(const char *s, size_t len) {
 
 static void json_writes_escaped_strings(void **state) {
   (void)state;
-  static const char in[] = "q\" b\\ \n\t\r\b\f\x01\x1f\x7f\0 \xc3\xa9 \xff \xed\xa0\x80";
+  static const char in[] = "q\" b\\ \n\t\r\b\f\x01\x1f\x7f\0 \xc3\xa9 \xff "
+                           "\xed\xa0\x80";
   char *out = write_bytes(in, sizeof in - 1);
   assert_string_equal(out, "\"q\\\" b\\\\ \\n\\t\\r\\b\\f\\u0001\\u001f\x7f"
                            "\\u0000 \xc3\xa9 \\udcff \\udced\\udca0\\udc80\"");
@@ -880,7 +933,10 @@ static void json_formats_shortest_round_trip_doubles(void **state) {
                {0.0, "0.0"},         {1e-300, "1e-300"}, {1e21, "1e+21"},
                {123456789.0, "123456789.0"}, {1.0 / 3, "0.3333333333333333"},
                {DBL_MAX, "1.7976931348623157e+308"}, {5e-324, "5e-324"},
-               {-2.5, "-2.5"},       {100.0, "100.0"}};
+               {-2.5, "-2.5"},       {100.0, "100.0"},
+               {1.5e10, "15000000000.0"},    {1e15, "1000000000000000.0"},
+               {1e16, "1e+16"},      {0.0001, "0.0001"}, {1e-5, "1e-05"},
+               {123.456, "123.456"}, {-1e300, "-1e+300"}};
   for (size_t i = 0; i < COUNT(cases); i++) {
     char buf[OG_JSON_DOUBLE_MAX];
     og_json_format_double(cases[i].d, buf);
@@ -896,6 +952,7 @@ int main(void) {
       cmocka_unit_test(dump_matches_golden_file),
       cmocka_unit_test(empty_model_dumps_empty_ops),
       cmocka_unit_test(dump_writes_values_in_documented_forms),
+      cmocka_unit_test(compiled_spec_round_trips),
       cmocka_unit_test(read_marks_attrs_used_by_inputs_inferred),
       cmocka_unit_test(read_sets_allowed_types_mask),
       cmocka_unit_test(read_gives_positions_from_file_and_line),

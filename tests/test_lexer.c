@@ -48,6 +48,12 @@ static int teardown(void **state) {
   return 0;
 }
 
+/* For tests that parse several texts in turn. */
+static void reset(void **state) {
+  teardown(state);
+  *state = NULL;
+}
+
 /* "line:col" of the start of loc (a few rotating buffers). */
 static const char *at(const parsed *p, og_loc loc) {
   static char bufs[8][32];
@@ -230,8 +236,7 @@ static void test_every_keyword_as_type_value_and_expression_name(
     assert_string_equal(item_at(op, 3)->expr->args->name, k);
     assert_int_equal(item_at(op, 4)->kind, OG_ITEM_SHAPE_FN);
     assert_string_equal(item_at(op, 4)->name, k);
-    teardown(state);
-    *state = NULL;
+    reset(state);
   }
 }
 
@@ -311,8 +316,7 @@ static void expect_float(void **state, const char *text, double want) {
   og_ast_value *v = parse_default(state, "float", text);
   assert_int_equal(v->kind, OG_AV_FLOAT);
   assert_true(v->f == want);
-  teardown(state);
-  *state = NULL;
+  reset(state);
 }
 
 static void test_float_forms(void **state) {
@@ -624,6 +628,17 @@ static void test_stray_utf8_letter_outside_string(void **state) {
   expect_diags(p, "t.op:1:16: error: stray '\xc3\xa9' in spec");
 }
 
+static void test_stray_three_byte_utf8_character(void **state) {
+  parsed *p = parse(state, "op A { \xe2\x82\xac }");
+  expect_diags(p, "t.op:1:8: error: stray '\xe2\x82\xac' in spec");
+}
+
+static void test_stray_truncated_utf8_sequence(void **state) {
+  /* A lead byte without its continuation: one byte, shown in hex. */
+  parsed *p = parse(state, "op A { \xc3 }");
+  expect_diags(p, "t.op:1:8: error: stray byte 0xc3 (not UTF-8) in spec");
+}
+
 static void test_stray_control_character(void **state) {
   parsed *p = parse(state, "op A {\x01}");
   expect_diags(p, "t.op:1:7: error: stray control character 0x01 in spec");
@@ -758,6 +773,8 @@ int main(void) {
       T(test_stray_doc_comment_before_package_warns),
       T(test_stray_at_sign),
       T(test_stray_utf8_letter_outside_string),
+      T(test_stray_three_byte_utf8_character),
+      T(test_stray_truncated_utf8_sequence),
       T(test_stray_control_character),
       T(test_stray_nul_byte),
       T(test_stray_invalid_utf8_byte),

@@ -2,6 +2,8 @@
  * line and column, and the finalized model is checked for valid specs. */
 #include "testutil.h"
 
+#include "ast.h" /* og_ast_binop codes in og_sexpr.op */
+
 #include <math.h>
 #include <string.h>
 
@@ -192,6 +194,22 @@ static void string_set_becomes_string_attr(void **state) {
   assert_int_equal(a->type.kind, OG_ATTR_STRING);
   assert_int_equal(a->allowed->u.list.count, 2);
   assert_string_equal(a->default_value->u.s.ptr, "REFLECT");
+  og_model_free(m);
+}
+
+/* The model outlives the AST: set strings must be the model's own copies
+ * (they once pointed into the freed AST; found by test_tf_vectors). A
+ * second compile reuses the heap the first one's AST was freed into. */
+static void string_set_values_are_owned_by_the_model(void **state) {
+  (void)state;
+  og_model *m = tu_expect_ok(OP("  attr a: list({ 'red fish', \"blue\\n\" });\n"));
+  og_model *other = tu_expect_ok(OP("  attr b: list({ 'XXXXXXXX', 'YYYYY' });\n"));
+  const og_value *allowed = attr0(m)->allowed;
+  assert_int_equal(allowed->u.list.count, 2);
+  assert_string_equal(allowed->u.list.items[0].u.s.ptr, "red fish");
+  assert_int_equal(allowed->u.list.items[1].u.s.len, 5);
+  assert_string_equal(allowed->u.list.items[1].u.s.ptr, "blue\n");
+  og_model_free(other);
   og_model_free(m);
 }
 
@@ -627,6 +645,7 @@ int main(void) {
       cmocka_unit_test(shortcuts_expand_in_enum_order),
       cmocka_unit_test(set_keeps_first_of_duplicates),
       cmocka_unit_test(string_set_becomes_string_attr),
+      cmocka_unit_test(string_set_values_are_owned_by_the_model),
       cmocka_unit_test(minimum_only_on_int_and_list),
       cmocka_unit_test(list_minimum_is_not_negative),
       cmocka_unit_test(int_minimum_may_be_negative),
