@@ -128,10 +128,12 @@ og_ast_value *og_build_int(og_parse_ctx *ctx, const og_token *digits,
                            const og_loc *digits_loc, bool negative,
                            const og_loc *loc) {
   og_ast_value *v = og_build_value(ctx, OG_AV_INT, loc);
-  if (!parse_int64(digits->text, negative, &v->i))
+  if (!parse_int64(digits->text, negative, &v->i)) {
+    ctx->item_errors++; /* no semantic follow-ups on a placeholder 0 */
     og_error_at(ctx->diag, *digits_loc,
                 "integer literal %s%s does not fit in a 64-bit signed integer",
                 negative ? "-" : "", digits->text);
+  }
   return v;
 }
 
@@ -177,10 +179,12 @@ og_ast_expr *og_build_expr(og_parse_ctx *ctx, og_ast_expr_kind kind,
 og_ast_expr *og_build_expr_int(og_parse_ctx *ctx, const og_token *digits,
                                const og_loc *loc) {
   og_ast_expr *e = og_build_expr(ctx, OG_EX_INT, loc);
-  if (!parse_int64(digits->text, false, &e->i))
+  if (!parse_int64(digits->text, false, &e->i)) {
+    ctx->item_errors++;
     og_error_at(ctx->diag, *loc,
                 "integer literal %s does not fit in a 64-bit signed integer",
                 digits->text);
+  }
   return e;
 }
 

@@ -67,7 +67,7 @@ static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym, og_loc loc);
 %token <tok> KW_DEPRECATED "'deprecated'" KW_SHAPE "'shape'"
 %token <tok> KW_REQUIRE "'require'" KW_SHAPE_FN "'shape_fn'" KW_IN "'in'"
 /* Error tokens: the scanner's way of reporting what it cannot read. */
-%token <tok> T_BAD_CHAR T_BAD_NUMBER T_BAD_ESCAPE
+%token <tok> T_BAD_CHAR T_BAD_NUMBER T_FLOAT_RANGE T_BAD_ESCAPE
 %token <tok> T_UNTERMINATED_STRING T_UNTERMINATED_COMMENT
 %token <tok> '{' '}' '(' ')' '[' ']' ';' ':' ',' '=' '*' '+' '-' '/' '?' '<' '>'
 
@@ -384,6 +384,10 @@ static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym,
     og_error_at(ctx->diag, loc, "invalid number '%.*s'", len > 40 ? 40 : len,
                 text);
     return true;
+  case YYSYMBOL_T_FLOAT_RANGE:
+    og_error_at(ctx->diag, loc, "number '%.*s' is out of range for a double",
+                len > 40 ? 40 : len, text);
+    return true;
   case YYSYMBOL_T_BAD_ESCAPE:
     og_error_at(ctx->diag, loc, "invalid escape sequence '%.*s' in string",
                 len, text);
@@ -405,6 +409,7 @@ static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym,
  * already reported. */
 static bool is_lexical_error(yysymbol_kind_t sym) {
   return sym == YYSYMBOL_T_BAD_CHAR || sym == YYSYMBOL_T_BAD_NUMBER ||
+         sym == YYSYMBOL_T_FLOAT_RANGE ||
          sym == YYSYMBOL_T_BAD_ESCAPE || sym == YYSYMBOL_T_UNTERMINATED_STRING ||
          sym == YYSYMBOL_T_UNTERMINATED_COMMENT;
 }

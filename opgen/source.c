@@ -65,7 +65,7 @@ int og_sources_load(og_sources *s, const char *path) {
   }
   int err = ferror(f) ? (errno ? errno : EIO) : 0;
   fclose(f);
-  if (err || len > UINT32_MAX - 1) {
+  if (err || len > INT32_MAX) { /* offsets are 32-bit; flex takes an int */
     free(buf);
     errno = err ? err : EFBIG;
     return -1;

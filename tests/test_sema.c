@@ -619,6 +619,16 @@ static void errors_come_in_source_order(void **state) {
   tu_diags_free(&d);
 }
 
+static void out_of_range_literals_are_errors(void **state) {
+  (void)state;
+  tu_expect_error(OP("  attr f: float = 1e309;\n"),
+                  "2:20: error: number '1e309' is out of range for a double");
+  /* The placeholder value draws no follow-on error (the minimum). */
+  tu_expect_error(OP("  attr i: int >= 5 = 99999999999999999999;\n"),
+                  "2:23: error: integer literal 99999999999999999999 does not "
+                  "fit in a 64-bit signed integer");
+}
+
 static void invalid_utf8_is_rejected(void **state) {
   (void)state;
   tu_expect_error("// caf\xe9\nop A {}\n",
@@ -676,6 +686,7 @@ int main(void) {
       cmocka_unit_test(shape_expression_kinds),
       cmocka_unit_test(every_shape_form_resolves),
       cmocka_unit_test(errors_come_in_source_order),
+      cmocka_unit_test(out_of_range_literals_are_errors),
       cmocka_unit_test(invalid_utf8_is_rejected),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
