@@ -622,10 +622,10 @@ static void errors_come_in_source_order(void **state) {
 static void out_of_range_literals_are_errors(void **state) {
   (void)state;
   tu_expect_error(OP("  attr f: float = 1e309;\n"),
-                  "2:20: error: number '1e309' is out of range for a double");
+                  "2:19: error: number '1e309' is out of range for a double");
   /* The placeholder value draws no follow-on error (the minimum). */
   tu_expect_error(OP("  attr i: int >= 5 = 99999999999999999999;\n"),
-                  "2:23: error: integer literal 99999999999999999999 does not "
+                  "2:22: error: integer literal 99999999999999999999 does not "
                   "fit in a 64-bit signed integer");
 }
 
