@@ -5,7 +5,6 @@
 #include "pbtxt.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * the input is bad). */
 #include "tf_import_cli.h"
 
+#include "compile.h"
 #include "diag.h"
 #include "emit_op.h"
 #include "source.h"
@@ -158,6 +159,101 @@ static int write_all(const opts *o, out_file *files, size_t count) {
   return 0;
 }
 
+/* Compiler diagnostics about one op's .op text, re-reported at the op's
+ * place in the pbtxt (the text itself exists only in memory). */
+typedef struct relay {
+  og_diag *out;
+  const og_op *op;
+} relay;
+
+static void relay_sink(void *ctx, const og_diagnostic *d) {
+  const relay *r = ctx;
+  if (d->severity != OG_SEV_ERROR) return;
+  og_diag_report(r->out, OG_SEV_ERROR, r->op->pos,
+                 "op '%s' cannot be written as .op: %s", r->op->name,
+                 d->message);
+}
+
+/* `op` with each allowed set reduced to its first occurrences: the .op
+ * language keeps a type listed twice once, TensorFlow sometimes lists one
+ * twice; that difference is no loss. */
+static og_op dedup_allowed(og_arena *a, const og_op *op) {
+  og_op copy = *op;
+  copy.attrs = og_arena_array(a, op->nattrs, sizeof *copy.attrs);
+  for (size_t i = 0; i < op->nattrs; i++) {
+    og_attr *attr = &copy.attrs[i];
+    *attr = op->attrs[i];
+    if (!attr->allowed) continue;
+    const og_value *old = attr->allowed;
+    og_value *list = og_arena_alloc(a, sizeof *list);
+    list->kind = OG_VAL_LIST;
+    list->u.list.items =
+        og_arena_array(a, old->u.list.count, sizeof *list->u.list.items);
+    for (size_t k = 0; k < old->u.list.count; k++) {
+      bool dup = false;
+      for (size_t l = 0; l < list->u.list.count && !dup; l++)
+        dup = og_value_equal(&list->u.list.items[l], &old->u.list.items[k]);
+      if (!dup) list->u.list.items[list->u.list.count++] = old->u.list.items[k];
+    }
+    attr->allowed = list;
+  }
+  return copy;
+}
+
+static bool same_str(const char *x, const char *y) {
+  return strcmp(x ? x : "", y ? y : "") == 0;
+}
+
+/* The first part of two unequal ops that differs, in words. */
+static const char *first_difference(og_arena *a, const og_op *x,
+                                    const og_op *y) {
+  if (!same_str(x->summary, y->summary)) return "its summary";
+  if (!same_str(x->description, y->description)) return "its description";
+  if (x->nattrs != y->nattrs || x->ninputs != y->ninputs ||
+      x->noutputs != y->noutputs)
+    return "its signature";
+  for (size_t i = 0; i < x->nattrs; i++) {
+    og_op xa = {.attrs = &x->attrs[i], .nattrs = 1};
+    og_op ya = {.attrs = &y->attrs[i], .nattrs = 1};
+    if (!og_op_equal(&xa, &ya))
+      return og_arena_printf(a, "attr '%s'", x->attrs[i].name);
+  }
+  for (size_t i = 0; i < x->ninputs + x->noutputs; i++) {
+    bool in = i < x->ninputs;
+    size_t k = in ? i : i - x->ninputs;
+    og_op xa = {.inputs = in ? &x->inputs[k] : &x->outputs[k], .ninputs = 1};
+    og_op ya = {.inputs = in ? &y->inputs[k] : &y->outputs[k], .ninputs = 1};
+    if (!og_op_equal(&xa, &ya))
+      return og_arena_printf(a, "%s '%s'", in ? "input" : "output",
+                             xa.inputs->name);
+  }
+  return "its flags or deprecation";
+}
+
+/* Compiles each op's .op text: an op the language rejects (a name
+ * TensorFlow would reject too, say) is an error; one that reads back
+ * differently (a doc comment the language cannot hold) is a warning. */
+static void verify_op(og_diag *diag, const og_op *op, og_arena *a) {
+  og_writer w;
+  og_writer_init(&w);
+  og_emit_op_def(op, &w);
+  og_sources sources;
+  og_sources_init(&sources);
+  relay r = {diag, op};
+  og_diag inner;
+  og_diag_init(&inner, &sources, relay_sink, &r);
+  og_model *back = og_compile_text(&sources, "import.op", w.buf, &inner);
+  og_op want = dedup_allowed(a, op);
+  if (back && back->nops == 1 && !og_op_equal(&want, back->ops[0]))
+    og_diag_report(diag, OG_SEV_WARNING, op->pos,
+                   "op '%s' reads back differently from its .op form: the "
+                   ".op language cannot express %s exactly",
+                   op->name, first_difference(a, &want, back->ops[0]));
+  og_model_free(back);
+  og_sources_free(&sources);
+  og_writer_free(&w);
+}
+
 static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_diag_printer printer = {stderr, sources};
   og_diag diag;
@@ -167,9 +263,10 @@ static int import_and_write(const opts *o, og_sources *sources, int index) {
   if (!m) return 1;
   og_arena a;
   og_arena_init(&a);
+  for (size_t i = 0; i < m->nops; i++) verify_op(&diag, m->ops[i], &a);
   size_t count = 0;
   out_file *files = render(m, o, &a, &count);
-  int rc = o->split && !check_collisions(&diag, m, files)
+  int rc = diag.errors || (o->split && !check_collisions(&diag, m, files))
                ? 1
                : write_all(o, files, count);
   for (size_t i = 0; i < count; i++) og_writer_free(&files[i].w);

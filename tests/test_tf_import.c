@@ -1167,6 +1167,28 @@ static void cli_writes_nothing_for_invalid_input(void **state) {
   assert_int_equal(stat(tmp_path("bad_out"), &st), -1);
 }
 
+static void cli_rejects_ops_the_language_rejects(void **state) {
+  (void)state;
+  const char *in = tmp_path("lower.pbtxt");
+  write_text(in, "op { name: 'Good' }\nop { name: 'lower_case' }\n");
+  const char *args[] = {"import-tf", in, "-o", tmp_path("lower_out")};
+  assert_int_equal(run_cli(4, args), 1);
+  struct stat st;
+  assert_int_equal(stat(tmp_path("lower_out"), &st), -1);
+}
+
+static void cli_warns_where_the_op_form_loses_detail(void **state) {
+  (void)state;
+  const char *in = tmp_path("doc.pbtxt");
+  write_text(in, "op { name: 'Doc' summary: 'two\\nlines' }\n");
+  const char *args[] = {"import-tf", in, "-o", tmp_path("doc_out")};
+  assert_int_equal(run_cli(4, args), 0); /* a warning only */
+  char *text = slurp(tmp_path("doc_out/doc.op"));
+  assert_non_null(text);
+  assert_string_equal(text, "package doc;\n\n/// two\n/// lines\nop Doc {\n}\n");
+  free(text);
+}
+
 static void cli_reports_usage_and_io_errors(void **state) {
   (void)state;
   const char *none[] = {"import-tf"};
@@ -1262,6 +1284,8 @@ int main(void) {
       cmocka_unit_test(cli_writes_one_file_with_package),
       cmocka_unit_test(cli_split_writes_one_file_per_op),
       cmocka_unit_test(cli_writes_nothing_for_invalid_input),
+      cmocka_unit_test(cli_rejects_ops_the_language_rejects),
+      cmocka_unit_test(cli_warns_where_the_op_form_loses_detail),
       cmocka_unit_test(cli_reports_usage_and_io_errors),
   };
   int failed = cmocka_run_group_tests_name("tf_import", unit, cli_setup,

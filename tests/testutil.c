@@ -96,6 +96,8 @@ char *tu_read_file(const char *path, size_t *len) {
 
 const char *tu_corpus(const char *name) {
   static char path[4096];
-  snprintf(path, sizeof path, "../shared/corpus/%s", name);
+  const char *dir = getenv("OPGEN_CORPUS_DIR");
+  snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "../shared/corpus",
+           name);
   return access(path, R_OK) == 0 ? path : NULL;
 }

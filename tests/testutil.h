@@ -39,8 +39,9 @@ og_model *tu_expect_ok(const char *text);
 
 /* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
 char *tu_read_file(const char *path, size_t *len);
-/* ../shared/corpus/<name> when it exists (tests run from the repository
- * root), else NULL: the caller skips. */
+/* $OPGEN_CORPUS_DIR/<name>, by default ../shared/corpus/<name> (tests run
+ * from the repository root), when it exists; else NULL: the caller
+ * skips. */
 const char *tu_corpus(const char *name);
 
 #endif
