@@ -3,13 +3,13 @@
 #include <string.h>
 
 typedef struct dtype_info {
-  const char *name, *alias, *id;
+  const char *name, *alias, *id, *ctype;
   bool number, real, quantized;
 } dtype_info;
 
 static const dtype_info dtypes[OG_DT_COUNT] = {
-#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, N, R, Q) \
-  [VALUE] = {NAME, ALIAS, #ID, N, R, Q},
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) \
+  [VALUE] = {NAME, ALIAS, #ID, #CTYPE, N, R, Q},
 #include "opr/dtypes.def"
 #undef OPR_DTYPE
 };
@@ -24,6 +24,10 @@ const char *og_dtype_name(og_dtype dt) {
 
 const char *og_dtype_enum_id(og_dtype dt) {
   return dt > OG_DT_INVALID && dt < OG_DT_COUNT ? dtypes[dt].id : NULL;
+}
+
+const char *og_dtype_ctype(og_dtype dt) {
+  return dt > OG_DT_INVALID && dt < OG_DT_COUNT ? dtypes[dt].ctype : NULL;
 }
 
 og_dtype og_dtype_lookup(const char *name, size_t len) {

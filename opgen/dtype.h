@@ -8,7 +8,7 @@
 
 typedef enum og_dtype {
   OG_DT_INVALID = 0,
-#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, N, R, Q) OG_DT_##ID = VALUE,
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) OG_DT_##ID = VALUE,
 #include "opr/dtypes.def"
 #undef OPR_DTYPE
   OG_DT_COUNT
@@ -23,6 +23,8 @@ typedef uint64_t og_dtype_set;
 const char *og_dtype_name(og_dtype dt);
 /* Enum spelling without "DT_" ("FLOAT"), or NULL. */
 const char *og_dtype_enum_id(og_dtype dt);
+/* The C type of one tensor element ("float", "opr_half"), or NULL. */
+const char *og_dtype_ctype(og_dtype dt);
 /* Accepts the canonical name, the alias and the DT_ spelling. */
 og_dtype og_dtype_lookup(const char *name, size_t len);
 /* TensorFlow's "<name>_ref" / "DT_<ID>_REF" spellings: the base dtype, or

@@ -1,0 +1,73 @@
+/* Attr values of every attr type, as the runtime passes them around. */
+#ifndef OPR_ATTR_H
+#define OPR_ATTR_H
+
+#include "opr/dtype.h"
+#include "opr/tensor.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum opr_attr_kind {
+  OPR_ATTR_UNSET = 0, /* an attr the caller did not give */
+  OPR_ATTR_STRING,
+  OPR_ATTR_INT,
+  OPR_ATTR_FLOAT,
+  OPR_ATTR_BOOL,
+  OPR_ATTR_TYPE,
+  OPR_ATTR_SHAPE,
+  OPR_ATTR_TENSOR,
+  OPR_ATTR_FUNC,
+} opr_attr_kind;
+
+typedef struct opr_attr_type {
+  opr_attr_kind kind;
+  bool is_list;
+} opr_attr_type;
+
+/* "int", "list(type)", ... */
+const char *opr_attr_type_name(opr_attr_type t);
+
+/* A borrowed byte string. */
+typedef struct opr_str {
+  const char *ptr;
+  size_t len;
+} opr_str;
+
+/* A possibly partial shape: rank -1 is unknown, a dim -1 is unknown. */
+typedef struct opr_shape {
+  int rank;
+  const int64_t *dims;
+} opr_shape;
+
+/* An attr value. Lists hold `count` items of the element's C type:
+ * opr_str, int64_t, float, bool, opr_dtype, opr_shape,
+ * const opr_tensor *, or const char * (func names). Values are borrowed:
+ * whoever builds one keeps the memory alive for the call. */
+typedef struct opr_attr_value {
+  opr_attr_kind kind;
+  bool is_list;
+  union {
+    opr_str s;
+    int64_t i;
+    float f;
+    bool b;
+    opr_dtype type;
+    opr_shape shape;
+    const opr_tensor *tensor;
+    const char *func;
+    struct {
+      size_t count;
+      const void *items;
+    } list;
+  } u;
+} opr_attr_value;
+
+/* An attr given by name, for the generic entry point. */
+typedef struct opr_named_attr {
+  const char *name;
+  opr_attr_value value;
+} opr_named_attr;
+
+#endif

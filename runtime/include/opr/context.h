@@ -1,0 +1,34 @@
+/* The runtime context and the two ways to run an op: the generated typed
+ * wrappers (through opr_invoke) and the generic entry by name. */
+#ifndef OPR_CONTEXT_H
+#define OPR_CONTEXT_H
+
+#include "opr/kernel.h"
+
+typedef struct opr_context_options {
+  opr_device_kind device; /* where ops run; default CPU */
+} opr_context_options;
+
+/* options may be NULL (defaults). */
+opr_status opr_context_new(const opr_context_options *options,
+                           opr_context **out);
+void opr_context_free(opr_context *ctx);
+opr_device_kind opr_context_device(const opr_context *ctx);
+
+/* Checks a call with its op's check, selects the kernel for the context's
+ * device and the resolved type attrs, and runs it. On success every output
+ * slot holds a tensor the caller owns; on failure none does. No kernel:
+ * UNIMPLEMENTED naming the op, the device and the types. */
+opr_status opr_invoke(opr_context *ctx, opr_call *call);
+
+/* Runs any registered op by name: `inputs` one per input argument of the
+ * op, attrs by name, outputs flattened into `outputs` (room for
+ * `max_outputs`; *noutputs receives the count). Same checks and messages
+ * as the typed wrappers. */
+opr_status opr_execute(opr_context *ctx, const char *op,
+                       const opr_input *inputs, size_t ninputs,
+                       const opr_named_attr *attrs, size_t nattrs,
+                       opr_tensor **outputs, size_t max_outputs,
+                       size_t *noutputs);
+
+#endif

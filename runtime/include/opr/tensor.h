@@ -1,0 +1,69 @@
+/* Tensors: dtype, shape, data, device and a reference count. */
+#ifndef OPR_TENSOR_H
+#define OPR_TENSOR_H
+
+#include "opr/dtype.h"
+#include "opr/status.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum opr_device_kind {
+  OPR_DEVICE_CPU = 0,
+  OPR_DEVICE_GPU = 1,
+} opr_device_kind;
+
+/* "CPU", "GPU". */
+const char *opr_device_name(opr_device_kind kind);
+
+enum { OPR_MAX_RANK = 254, OPR_INLINE_DIMS = 6 };
+
+/* Fields are public for reading; change a tensor only through the calls
+ * below. A string tensor's data is an array of opr_string, each owned by
+ * the tensor. */
+typedef struct opr_tensor {
+  opr_dtype dtype;
+  int rank;
+  const int64_t *dims;
+  int64_t num_elements;
+  void *data;
+  size_t nbytes;
+  opr_device_kind device;
+  int device_index;
+  /* private */
+  atomic_int refcount;
+  void (*release)(struct opr_tensor *t); /* frees data (device memory) */
+  int64_t dims_inline[OPR_INLINE_DIMS];
+  int64_t *dims_heap;
+} opr_tensor;
+
+/* A zero-filled host tensor with one reference. Fails with
+ * INVALID_ARGUMENT for a bad dtype, a negative dim, a rank beyond
+ * OPR_MAX_RANK, or an element count or byte size that overflows. */
+opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
+                          opr_tensor **out);
+/* Same, with `nbytes` bytes copied from `data` (which must be exactly the
+ * tensor's size; not for string tensors). */
+opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
+                                const void *data, size_t nbytes,
+                                opr_tensor **out);
+/* A string tensor from `count` C strings, or byte strings when `lens`
+ * is given. */
+opr_status opr_tensor_from_strings(int rank, const int64_t *dims,
+                                   const char *const *strs, const size_t *lens,
+                                   opr_tensor **out);
+/* Replaces element `index` of a string tensor with a copy of the bytes. */
+opr_status opr_tensor_set_string(opr_tensor *t, int64_t index,
+                                 const char *bytes, size_t len);
+
+opr_tensor *opr_tensor_ref(opr_tensor *t);
+/* Drops one reference; frees the tensor with the last. NULL is ignored. */
+void opr_tensor_unref(opr_tensor *t);
+
+/* Element count for a shape, or -1 on a negative dim or overflow. */
+int64_t opr_shape_num_elements(int rank, const int64_t *dims);
+/* Writes "[2, 3]" (or "?" for rank -1, "?" for dims < 0). */
+const char *opr_shape_text(int rank, const int64_t *dims, char *buf, size_t n);
+
+#endif
