@@ -2,6 +2,8 @@
 
 #include "compile.h"
 #include "dump.h"
+#include "emit_c.h"
+#include "outputs.h"
 #include "writer.h"
 
 #include <errno.h>
@@ -76,6 +78,42 @@ int og_cmd_dump(int argc, char **argv) {
     status = og_cli_fail("cannot write '%s': %s", out ? out : "<stdout>",
                          strerror(errno));
   og_writer_free(&w);
+  og_model_free(m);
+  return status;
+}
+
+/* opgen gen -o DIR FILES... */
+int og_cmd_gen(int argc, char **argv) {
+  const char *dir = NULL;
+  int first = 1;
+  while (first < argc && argv[first][0] == '-' && argv[first][1]) {
+    if (strcmp(argv[first], "-o") == 0 && first + 1 < argc) {
+      dir = argv[first + 1];
+      first += 2;
+    } else if (strncmp(argv[first], "-o", 2) == 0) {
+      dir = argv[first++] + 2;
+    } else if (strcmp(argv[first], "--") == 0) {
+      first++;
+      break;
+    } else {
+      return og_cli_fail("unknown option '%s' for gen", argv[first]);
+    }
+  }
+  if (!dir || !dir[0]) return og_cli_fail("gen needs an output directory: -o DIR");
+  og_model *m;
+  int status = og_cli_compile(argv + first, argc - first, &m);
+  if (status != OG_EXIT_OK) return status;
+  og_diag_printer printer = {stderr, NULL};
+  og_diag diag;
+  og_diag_init(&diag, NULL, og_diag_print_sink, &printer);
+  og_outputs out;
+  og_outputs_init(&out);
+  const char *failed;
+  if (!og_emit_c(m, dir, &out, &diag))
+    status = OG_EXIT_INVALID;
+  else if (!og_outputs_commit(&out, dir, &failed))
+    status = og_cli_fail("cannot write '%s': %s", failed, strerror(errno));
+  og_outputs_free(&out);
   og_model_free(m);
   return status;
 }

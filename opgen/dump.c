@@ -186,32 +186,37 @@ static void write_attr(og_writer *w, const og_attr *a, const char *end) {
   close_object(w, end);
 }
 
-static void field_args(og_writer *w, const char *key, const og_arg *args,
-                       size_t n) {
+/* `"key": [` opening an array of `n` objects, one per line; an empty
+ * one is written whole ("[]" and `end`), and false returned. */
+static bool open_array(og_writer *w, const char *key, size_t n,
+                       const char *end) {
   write_key(w, key);
   if (!n) {
-    og_w_puts(w, "[],\n");
-    return;
+    og_w_printf(w, "[]%s", end);
+    return false;
   }
   og_w_puts(w, "[\n");
   og_w_indent(w);
-  for (size_t i = 0; i < n; i++) write_arg(w, &args[i], line_end(i + 1 == n));
+  return true;
+}
+
+static void close_array(og_writer *w, const char *end) {
   og_w_dedent(w);
-  og_w_puts(w, "],\n");
+  og_w_printf(w, "]%s", end);
+}
+
+static void field_args(og_writer *w, const char *key, const og_arg *args,
+                       size_t n) {
+  if (!open_array(w, key, n, ",\n")) return;
+  for (size_t i = 0; i < n; i++) write_arg(w, &args[i], line_end(i + 1 == n));
+  close_array(w, ",\n");
 }
 
 static void field_attrs(og_writer *w, const og_attr *attrs, size_t n) {
-  write_key(w, "attr");
-  if (!n) {
-    og_w_puts(w, "[],\n");
-    return;
-  }
-  og_w_puts(w, "[\n");
-  og_w_indent(w);
+  if (!open_array(w, "attr", n, ",\n")) return;
   for (size_t i = 0; i < n; i++)
     write_attr(w, &attrs[i], line_end(i + 1 == n));
-  og_w_dedent(w);
-  og_w_puts(w, "],\n");
+  close_array(w, ",\n");
 }
 
 static void field_deprecation(og_writer *w, const og_op *op) {
@@ -247,16 +252,10 @@ static void write_op(og_writer *w, const og_op *op, const char *end) {
 
 void og_dump_json(const og_model *m, og_writer *w) {
   open_object(w);
-  write_key(w, "ops");
-  if (!m->nops) {
-    og_w_puts(w, "[]\n");
-  } else {
-    og_w_puts(w, "[\n");
-    og_w_indent(w);
+  if (open_array(w, "ops", m->nops, "\n")) {
     for (size_t i = 0; i < m->nops; i++)
       write_op(w, m->ops[i], line_end(i + 1 == m->nops));
-    og_w_dedent(w);
-    og_w_puts(w, "]\n");
+    close_array(w, "\n");
   }
   close_object(w, "\n");
 }

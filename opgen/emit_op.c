@@ -3,6 +3,7 @@
  * with its doc comment. */
 #include "emit_op.h"
 
+#include "numtext.h"
 #include "source.h"
 #include "tf_import.h"
 
@@ -12,19 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Positional below 1e17: reads better than "4e+03" in a spec. */
 char *og_format_float(double f, char *buf) {
   if (isnan(f)) return strcpy(buf, "nan");
   if (isinf(f)) return strcpy(buf, f < 0 ? "-inf" : "inf");
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(buf, 32, "%.*g", prec, f);
-    if (strtod(buf, NULL) == f) break;
-  }
-  /* %g picks exponent form once the exponent reaches the precision
-   * ("4e+03"); below 1e17 the positional form reads better ("4000"). */
-  const char *e = strchr(buf, 'e');
-  int exp10 = e ? atoi(e + 1) : -1;
-  if (exp10 >= 0 && exp10 < 17) snprintf(buf, 32, "%.*g", exp10 + 1, f);
-  if (!strpbrk(buf, ".e")) strcat(buf, ".0"); /* "1" would read as an int */
+  og_format_double(f, 17, buf);
   return buf;
 }
 

@@ -1,5 +1,7 @@
 #include "json.h"
 
+#include "numtext.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -307,7 +309,7 @@ static bool parse_number(parser *p, og_json *out) {
   og_json_number *num = &out->u.num;
   num->text = og_arena_strndup(p->arena, p->text + p->pos, end - p->pos);
   num->is_integer = is_integer;
-  num->d = strtod(num->text, NULL); /* underflow to 0 or subnormal is fine */
+  num->d = og_strtod(num->text, NULL); /* underflow to 0 or subnormal is fine */
   if (isinf(num->d)) return fail_here(p, "number out of range: %s", num->text);
   if (is_integer) {
     errno = 0;
@@ -558,21 +560,10 @@ void og_json_write_cstring(og_writer *w, const char *s) {
   og_json_write_string(w, b);
 }
 
-/* The fewest significant digits that read back exactly, then the plain
- * form instead of "1e+02" for moderate integral magnitudes (like
- * JavaScript), and ".0" so that the reader keeps it a float. */
+/* The plain form up to 16 digits, like JavaScript's for moderate
+ * magnitudes ("100.0", not "1e+02"). */
 void og_json_format_double(double d, char out[OG_JSON_DOUBLE_MAX]) {
-  int prec = 1;
-  for (; prec < 17; prec++) {
-    snprintf(out, OG_JSON_DOUBLE_MAX, "%.*g", prec, d);
-    if (strtod(out, NULL) == d) break;
-  }
-  snprintf(out, OG_JSON_DOUBLE_MAX, "%.*g", prec, d);
-  const char *e = strchr(out, 'e');
-  int exponent = e ? atoi(e + 1) : 0;
-  if (e && exponent >= 0 && exponent < 16)
-    snprintf(out, OG_JSON_DOUBLE_MAX, "%.*g", exponent + 1, d);
-  if (!strpbrk(out, ".eE")) strcat(out, ".0");
+  og_format_double(d, 16, out);
 }
 
 void og_json_write_double(og_writer *w, double d) {

@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "bytes.h"
 #include "diag.h"
+#include "numtext.h"
 #include "writer.h"
 
 #include <stdbool.h>
@@ -84,7 +85,7 @@ void og_json_write_string(og_writer *w, og_bytes s);
 void og_json_write_cstring(og_writer *w, const char *s);
 
 /* Enough for any output of og_json_format_double. */
-#define OG_JSON_DOUBLE_MAX 32
+#define OG_JSON_DOUBLE_MAX OG_DOUBLE_TEXT_MAX
 
 /* The shortest %.Ng (N = 1..17) that reads back as the same double, with
  * ".0" appended when it would otherwise look like an integer, so that the

@@ -2,13 +2,11 @@
  * only dispatches. */
 #include "cli.h"
 #include "tf_import_cli.h"
+#include "version.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#ifndef OPGEN_VERSION
-#define OPGEN_VERSION "0.0.0"
-#endif
 
 static const char usage[] =
     "usage: opgen <command> [options] FILES...\n"
@@ -16,6 +14,8 @@ static const char usage[] =
     "commands:\n"
     "  check FILES...                 parse and validate .op specs\n"
     "  dump [-o FILE] FILES...        print the finalized ops as JSON\n"
+    "  gen -o DIR FILES...            generate C wrappers, tables and kernel\n"
+    "                                 headers into DIR\n"
     "  import-tf OPS.pbtxt -o DIR [--split]\n"
     "                                 write .op specs from a TensorFlow OpList\n"
     "\n"
@@ -29,6 +29,7 @@ typedef struct verb {
 static const verb verbs[] = {
     {"check", og_cmd_check},
     {"dump", og_cmd_dump},
+    {"gen", og_cmd_gen},
     {"import-tf", og_cmd_import_tf},
 };
 

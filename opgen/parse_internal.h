@@ -18,6 +18,7 @@ typedef struct og_token {
 typedef struct og_open_bracket {
   char kind; /* '{', '(' or '[' */
   og_loc loc;
+  bool op_body; /* the '{' of `op NAME {`: the only one that holds ';' */
 } og_open_bracket;
 
 typedef struct og_lex_state {
@@ -30,7 +31,9 @@ typedef struct og_lex_state {
   size_t doc_len, doc_cap;
   og_loc doc_loc;
   bool has_doc;
-  /* Unclosed brackets, innermost last: for "opened here" notes. */
+  /* Unclosed brackets, innermost last: for "opened here" notes. A ';'
+   * closes those above the innermost op body (error recovery skipped
+   * their closers). */
   og_open_bracket *open;
   size_t nopen, open_cap;
 } og_lex_state;

@@ -39,6 +39,7 @@ static void og_yyerror(const OG_YYLTYPE *loc, void *scanner,
                        og_parse_ctx *ctx, const char *msg);
 static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok);
 static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym, og_loc loc);
+static void open_op_body(og_parse_ctx *ctx, const og_loc *brace);
 }
 
 %union {
@@ -105,7 +106,7 @@ decl:
 ;
 
 op:
-  KW_OP name '{' { ctx->item_errors = 0; } items '}' {
+  KW_OP name '{' { open_op_body(ctx, &@3); } items '}' {
     $$ = og_build_op(ctx, &$1, &@1, &$2, &@2);
     $$->items = $5.head;
     $$->has_syntax_error = ctx->item_errors > 0;
@@ -316,8 +317,25 @@ int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner) {
   if (val->tok.doc && tok != KW_OP && tok != KW_ATTR && tok != KW_INPUT &&
       tok != KW_OUTPUT)
     warn_stray_doc(ctx, &val->tok);
+  /* A ';' ends an item or a package statement: any bracket opened since
+   * the op body (or at the top level) was left unclosed by an error, and
+   * must not be the one an end-of-input error says is open. */
+  if (tok == ';')
+    while (lex->nopen && !lex->open[lex->nopen - 1].op_body) lex->nopen--;
   report_lexical(ctx, YYTRANSLATE(tok), *loc);
   return tok;
+}
+
+/* A new op body: its '{' (found by location: bison may already hold the
+ * next token) is marked on the scanner's bracket stack. */
+static void open_op_body(og_parse_ctx *ctx, const og_loc *brace) {
+  og_lex_state *lex = ctx->lex;
+  ctx->item_errors = 0;
+  for (size_t i = lex->nopen; i-- > 0;)
+    if (lex->open[i].loc.begin == brace->begin) {
+      lex->open[i].op_body = true;
+      return;
+    }
 }
 
 static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok) {

@@ -4,11 +4,12 @@
  * exact position. */
 #include "pbtxt.h"
 
-#include <ctype.h>
+#include "ascii.h"
+#include "numtext.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 typedef enum tok_kind {
   TK_EOF,
@@ -97,8 +98,8 @@ static void skip_space(parser *p) {
   }
 }
 
-static bool is_ident_start(int c) { return isalpha(c) || c == '_'; }
-static bool is_ident_char(int c) { return isalnum(c) || c == '_'; }
+static bool is_ident_start(int c) { return og_is_alpha(c) || c == '_'; }
+static bool is_ident_char(int c) { return og_is_alnum(c) || c == '_'; }
 
 static void start_tok(parser *p, tok *t, tok_kind kind) {
   memset(t, 0, sizeof *t);
@@ -217,17 +218,17 @@ static size_t scan_uint(const parser *p, size_t i, unsigned base,
  * when it has a '.' or an exponent. */
 static size_t scan_float(const parser *p, size_t i, bool *is_float) {
   const char *s = p->text;
-  while (i < p->len && isdigit((unsigned char)s[i])) i++;
+  while (i < p->len && og_is_digit((unsigned char)s[i])) i++;
   if (i < p->len && s[i] == '.') {
     *is_float = true;
-    for (i++; i < p->len && isdigit((unsigned char)s[i]);) i++;
+    for (i++; i < p->len && og_is_digit((unsigned char)s[i]);) i++;
   }
   if (i < p->len && (s[i] == 'e' || s[i] == 'E')) {
     size_t j = i + 1;
     if (j < p->len && (s[j] == '+' || s[j] == '-')) j++;
-    if (j < p->len && isdigit((unsigned char)s[j])) {
+    if (j < p->len && og_is_digit((unsigned char)s[j])) {
       *is_float = true;
-      for (i = j; i < p->len && isdigit((unsigned char)s[i]);) i++;
+      for (i = j; i < p->len && og_is_digit((unsigned char)s[i]);) i++;
     }
   }
   return i;
@@ -266,11 +267,10 @@ static void lex_negative_ident(parser *p, tok *t) {
   const char *word = p->text + p->off + 1;
   size_t n = i - p->off - 1;
   p->off = t->end = i;
-  if ((n == 3 && strncasecmp(word, "inf", 3) == 0) ||
-      (n == 8 && strncasecmp(word, "infinity", 8) == 0)) {
+  if (og_ascii_ieq(word, n, "inf") || og_ascii_ieq(word, n, "infinity")) {
     t->kind = TK_FLOAT;
     t->f = -INFINITY;
-  } else if (n == 3 && strncasecmp(word, "nan", 3) == 0) {
+  } else if (og_ascii_ieq(word, n, "nan")) {
     t->kind = TK_FLOAT;
     t->f = -NAN;
   } else {
@@ -291,8 +291,8 @@ static size_t scan_number(const parser *p, size_t at, bool *is_float,
     *valid = end > at + 2;
     return end;
   }
-  *valid = isdigit((unsigned char)s[at]) ||
-           (s[at] == '.' && at + 1 < p->len && isdigit((unsigned char)s[at + 1]));
+  *valid = og_is_digit((unsigned char)s[at]) ||
+           (s[at] == '.' && at + 1 < p->len && og_is_digit((unsigned char)s[at + 1]));
   size_t end = scan_float(p, at, is_float);
   if (*valid && end < p->len && (s[end] == 'f' || s[end] == 'F')) {
     *is_float = true; /* 1.5f: C's float suffix, which protobuf accepts */
@@ -322,7 +322,7 @@ static void lex_number(parser *p, tok *t) {
     size_t n = end - at;
     if (p->text[end - 1] == 'f' || p->text[end - 1] == 'F') n--;
     char *copy = og_arena_strndup(p->arena, p->text + at, n);
-    double f = strtod(copy, NULL);
+    double f = og_strtod(copy, NULL);
     t->kind = TK_FLOAT;
     t->f = negative ? -f : f;
   } else {
@@ -353,8 +353,8 @@ static void lex(parser *p, tok *t) {
     while (p->off < p->len && is_ident_char((unsigned char)p->text[p->off]))
       p->off++;
     t->end = p->off;
-  } else if (isdigit(c) || (c == '.' && isdigit(peek(p, 1))) ||
-             (c == '-' && (isdigit(peek(p, 1)) || peek(p, 1) == '.' ||
+  } else if (og_is_digit(c) || (c == '.' && og_is_digit(peek(p, 1))) ||
+             (c == '-' && (og_is_digit(peek(p, 1)) || peek(p, 1) == '.' ||
                            is_ident_start(peek(p, 1))))) {
     lex_number(p, t);
   } else if (c == '"' || c == '\'') {
@@ -578,12 +578,12 @@ bool og_pb_float(const og_pb_node *n, double *out) {
     return true;
   }
   if (n->kind != OG_PB_IDENT) return false;
-  if (strcasecmp(n->str.ptr, "inf") == 0 ||
-      strcasecmp(n->str.ptr, "infinity") == 0) {
+  if (og_ascii_ieq(n->str.ptr, n->str.len, "inf") ||
+      og_ascii_ieq(n->str.ptr, n->str.len, "infinity")) {
     *out = INFINITY;
     return true;
   }
-  if (strcasecmp(n->str.ptr, "nan") == 0) {
+  if (og_ascii_ieq(n->str.ptr, n->str.len, "nan")) {
     *out = NAN;
     return true;
   }

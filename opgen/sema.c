@@ -1,10 +1,10 @@
 /* og_compile: parse every file, then finalize and validate each op. */
 #include "compile.h"
 
+#include "ascii.h"
 #include "parse.h"
 #include "sema_internal.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,20 +39,24 @@ static const char *item_doc(og_arena *arena, const og_ast_item *item) {
   return item->doc ? og_arena_strdup(arena, item->doc->text) : "";
 }
 
-/* The C prefix: the package, else the file's base name made an
- * identifier. */
-static const char *file_prefix(og_arena *arena, const og_ast_file *file,
-                               const char *path) {
-  if (file->package) return og_arena_strdup(arena, file->package);
+char *og_default_package(og_arena *arena, const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   size_t n = strcspn(base, ".");
-  char *p = og_arena_printf(arena, "%s%.*s",
-                            n == 0 || isdigit((unsigned char)base[0]) ? "op_" : "",
-                            (int)n, base);
+  bool prefix = n == 0 || og_is_digit((unsigned char)base[0]);
+  char *p = og_arena_printf(arena, "%s%.*s", prefix ? "op_" : "", (int)n,
+                            base);
   for (char *c = p; *c; c++)
-    *c = isalnum((unsigned char)*c) ? (char)tolower((unsigned char)*c) : '_';
+    *c = og_is_alnum((unsigned char)*c) ? (char)og_to_lower((unsigned char)*c)
+                                        : '_';
   return p;
+}
+
+/* The C prefix: the package, else the one the file's name gives. */
+static const char *file_prefix(og_arena *arena, const og_ast_file *file,
+                               const char *path) {
+  if (file->package) return og_arena_strdup(arena, file->package);
+  return og_default_package(arena, path);
 }
 
 static void count_items(const og_ast_op *ast, size_t counts[3]) {

@@ -2,6 +2,8 @@
  * defaults, with TensorFlow's OpDefBuilder and ValidateOpDef rules. */
 #include "sema_internal.h"
 
+#include "value_text.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -207,9 +209,12 @@ void og_sema_attr(og_sema_op *s, size_t index) {
 }
 
 const char *og_sema_allowed_text(og_sema_op *s, const og_value *allowed) {
-  const char *list = og_sema_value_text(s, allowed); /* "[a, b]" */
-  size_t n = strlen(list);
-  return og_arena_printf(s->arena, "{%.*s}", (int)(n - 2), list + 1);
+  og_writer w;
+  og_writer_init(&w);
+  og_allowed_write(&w, allowed);
+  const char *text = og_arena_strndup(s->arena, w.buf, w.len);
+  og_writer_free(&w);
+  return text;
 }
 
 static bool value_allowed(const og_attr *attr, const og_value *v) {

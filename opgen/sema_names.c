@@ -2,27 +2,29 @@
  * distinct within an op. */
 #include "sema_internal.h"
 
-#include <ctype.h>
+#include "ascii.h"
+
 #include <string.h>
 
 static bool is_op_name(const char *n) {
-  if (!isupper((unsigned char)n[0])) return false;
+  if (!og_is_upper((unsigned char)n[0])) return false;
   for (const char *p = n + 1; *p; p++)
-    if (!isalnum((unsigned char)*p)) return false;
+    if (!og_is_alnum((unsigned char)*p)) return false;
   return true;
 }
 
 static bool is_attr_name(const char *n) {
-  if (!isalpha((unsigned char)n[0])) return false;
+  if (!og_is_alpha((unsigned char)n[0])) return false;
   for (const char *p = n + 1; *p; p++)
-    if (!isalnum((unsigned char)*p) && *p != '_') return false;
+    if (!og_is_alnum((unsigned char)*p) && *p != '_') return false;
   return true;
 }
 
 static bool is_arg_name(const char *n) {
-  if (!islower((unsigned char)n[0])) return false;
+  if (!og_is_lower((unsigned char)n[0])) return false;
   for (const char *p = n + 1; *p; p++)
-    if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+    if (!og_is_lower((unsigned char)*p) && !og_is_digit((unsigned char)*p) &&
+        *p != '_')
       return false;
   return true;
 }

@@ -9,10 +9,10 @@ typedef enum expect { EXPECT_SHAPE, EXPECT_DIM, EXPECT_COND } expect;
 static bool resolve(og_sema_op *s, const og_ast_expr *e, expect want,
                     og_sexpr *out);
 
-static long find_input(const og_op *op, const char *name) {
-  for (size_t i = 0; i < op->ninputs; i++)
-    if (op->inputs[i].name && strcmp(op->inputs[i].name, name) == 0)
-      return (long)i;
+/* Index of the input or output named `name` among `args`, or -1. */
+static long find_arg(const og_arg *args, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (args[i].name && strcmp(args[i].name, name) == 0) return (long)i;
   return -1;
 }
 
@@ -34,7 +34,9 @@ static bool resolve_args(og_sema_op *s, const og_ast_expr *e, expect want,
 }
 
 static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
-  long index = e->kind == OG_EX_NAME ? find_input(s->op, e->name) : -1;
+  long index = e->kind == OG_EX_NAME
+                   ? find_arg(s->op->inputs, s->op->ninputs, e->name)
+                   : -1;
   if (index < 0) {
     og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'",
                 e->kind == OG_EX_NAME ? e->name : "(expression)", s->op->name);
@@ -46,23 +48,31 @@ static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
 }
 
 static bool wrong_arity(og_sema_op *s, const og_ast_expr *e, const char *form) {
-  og_error_at(s->diag, e->loc, "%s() takes %s", e->name, form);
+  size_t n = count_args(e);
+  og_error_at(s->diag, e->loc, "%s() takes %s, found %zu argument%s", e->name,
+              form, n, n == 1 ? "" : "s");
   return false;
 }
 
 static bool attr_ref(og_sema_op *s, const og_ast_expr *e, expect want,
                      og_sexpr *out) {
   const og_ast_expr *a = e->args;
-  if (count_args(e) != 1 || a->kind != OG_EX_NAME)
-    return wrong_arity(s, e, "one attr name");
+  if (count_args(e) != 1) return wrong_arity(s, e, "one attr name");
+  if (a->kind != OG_EX_NAME) {
+    og_error_at(s->diag, a->loc,
+                "attr() takes the name of an attr, not an expression");
+    return false;
+  }
   for (size_t i = 0; i < s->op->nattrs; i++) {
     const og_attr *attr = &s->op->attrs[i];
     if (!attr->name || strcmp(attr->name, a->name) != 0) continue;
+    if (s->attr_bad[i]) return false; /* its declaration was reported */
     og_attr_kind kind = want == EXPECT_SHAPE ? OG_ATTR_SHAPE : OG_ATTR_INT;
     if (attr->type.is_list || attr->type.kind != kind) {
-      og_error_at(s->diag, a->loc, "attr '%s' has type %s, but a %s is needed here",
-                  attr->name, og_attr_type_name(attr->type),
-                  want == EXPECT_SHAPE ? "shape" : "int");
+      og_error_at(s->diag, a->loc,
+                  "attr '%s' has type %s, but %s is needed here", attr->name,
+                  og_attr_type_name(attr->type),
+                  want == EXPECT_SHAPE ? "a shape" : "an int");
       return false;
     }
     out->kind = OG_SX_ATTR;
@@ -195,13 +205,6 @@ static bool resolve(og_sema_op *s, const og_ast_expr *e, expect want,
   return false;
 }
 
-static long find_output(const og_op *op, const char *name) {
-  for (size_t i = 0; i < op->noutputs; i++)
-    if (op->outputs[i].name && strcmp(op->outputs[i].name, name) == 0)
-      return (long)i;
-  return -1;
-}
-
 static size_t count_rules(const og_ast_op *ast) {
   size_t n = 0;
   for (const og_ast_item *it = ast->items; it; it = it->next)
@@ -219,7 +222,7 @@ static void shape_rule(og_sema_op *s, const og_ast_item *it,
     if (resolve(s, it->expr, EXPECT_COND, &rule->expr)) op->nshape_rules++;
     return;
   }
-  long out = find_output(op, it->name);
+  long out = find_arg(op->outputs, op->noutputs, it->name);
   if (out < 0) {
     og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'",
                 it->name, op->name);

@@ -2,6 +2,7 @@
  * back to text for messages. */
 #include "sema_internal.h"
 
+#include "value_text.h"
 #include "writer.h"
 
 #include <inttypes.h>
@@ -24,47 +25,10 @@ const char *og_sema_literal_text(og_sema_op *s, const og_ast_value *v) {
   return "a value";
 }
 
-static void write_value(og_writer *w, const og_value *v) {
-  switch (v->kind) {
-  case OG_VAL_STRING:
-    og_w_printf(w, "'%.*s'", (int)(v->u.s.len > 60 ? 60 : v->u.s.len),
-                v->u.s.ptr);
-    break;
-  case OG_VAL_INT: og_w_printf(w, "%" PRId64, v->u.i); break;
-  case OG_VAL_FLOAT: og_w_printf(w, "%g", v->u.f); break;
-  case OG_VAL_BOOL: og_w_puts(w, v->u.b ? "true" : "false"); break;
-  case OG_VAL_TYPE: og_w_puts(w, og_dtype_name(v->u.type)); break;
-  case OG_VAL_SHAPE:
-    if (v->u.shape.unknown_rank) {
-      og_w_puts(w, "?");
-      break;
-    }
-    og_w_puts(w, "[");
-    for (size_t i = 0; i < v->u.shape.rank; i++) {
-      if (v->u.shape.dims[i] < 0) og_w_printf(w, "%s?", i ? ", " : "");
-      else og_w_printf(w, "%s%" PRId64, i ? ", " : "", v->u.shape.dims[i]);
-    }
-    og_w_puts(w, "]");
-    break;
-  case OG_VAL_TENSOR:
-    og_w_printf(w, "a %s tensor", og_dtype_name(v->u.tensor.dtype));
-    break;
-  case OG_VAL_FUNC: og_w_printf(w, "func '%s'", v->u.func); break;
-  case OG_VAL_LIST:
-    og_w_puts(w, "[");
-    for (size_t i = 0; i < v->u.list.count; i++) {
-      if (i) og_w_puts(w, ", ");
-      write_value(w, &v->u.list.items[i]);
-    }
-    og_w_puts(w, "]");
-    break;
-  }
-}
-
 const char *og_sema_value_text(og_sema_op *s, const og_value *v) {
   og_writer w;
   og_writer_init(&w);
-  write_value(&w, v);
+  og_value_write(&w, v);
   const char *text = og_arena_strndup(s->arena, w.buf ? w.buf : "", w.len);
   og_writer_free(&w);
   return text;

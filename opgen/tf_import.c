@@ -4,9 +4,10 @@
  * the per-message code only copies values into the model. */
 #include "tf_import.h"
 
+#include "ascii.h"
+#include "compile.h"
 #include "pbtxt.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -733,15 +734,7 @@ og_model *og_tf_import(const char *path, const char *text, size_t len,
 }
 
 char *og_tf_package_name(og_arena *arena, const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  size_t n = strcspn(base, ".");
-  bool prefix = n == 0 || isdigit((unsigned char)base[0]);
-  char *p = og_arena_printf(arena, "%s%.*s", prefix ? "op_" : "", (int)n,
-                            base);
-  for (char *s = p; *s; s++)
-    *s = isalnum((unsigned char)*s) ? (char)tolower((unsigned char)*s) : '_';
-  return p;
+  return og_default_package(arena, path);
 }
 
 char *og_tf_snake_case(og_arena *arena, const char *name) {
@@ -749,14 +742,14 @@ char *og_tf_snake_case(og_arena *arena, const char *name) {
   char *out = og_arena_alloc(arena, 2 * len + 1), *o = out;
   for (size_t i = 0; i < len; i++) {
     unsigned char ch = (unsigned char)name[i];
-    if (isupper(ch) && i > 0) {
+    if (og_is_upper(ch) && i > 0) {
       unsigned char prev = (unsigned char)name[i - 1];
       unsigned char next = (unsigned char)name[i + 1]; /* NUL at the end */
       /* A word starts after a lower-case letter ("MatMul"), or where an
        * upper-case run gives way to a word ("LRNGrad": before "Grad"). */
-      if (islower(prev) || (islower(next) && prev != '_')) *o++ = '_';
+      if (og_is_lower(prev) || (og_is_lower(next) && prev != '_')) *o++ = '_';
     }
-    *o++ = (char)tolower(ch);
+    *o++ = (char)og_to_lower(ch);
   }
   *o = '\0';
   return out;

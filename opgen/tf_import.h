@@ -20,10 +20,9 @@
 og_model *og_tf_import(const char *path, const char *text, size_t len,
                        og_diag *diag);
 
-/* The package for ops imported from `path`: its base name up to the first
- * '.', lower-cased, every byte outside [a-z0-9_] replaced by '_', with
- * "op_" in front when that is empty or starts with a digit (the rule the
- * .op language uses for a file without `package`). In `arena`. */
+/* The package for ops imported from `path`: the one a .op file of that
+ * name gets without `package` (og_default_package, compile.h), so
+ * "tf-ops.pbtxt" -> "tf_ops". In `arena`. */
 char *og_tf_package_name(og_arena *arena, const char *path);
 
 /* TensorFlow's snake_case of an op name, as its Python wrappers spell it:

@@ -81,11 +81,13 @@ void og_w_dedent(og_writer *w) {
   if (w->indent > 0) w->indent--;
 }
 
-/* mkstemp creates 0600; give the file the mode a plain fopen would. */
-static bool set_default_mode(const char *path) {
+/* mkstemp creates 0600; give the file the mode a plain fopen would. Best
+ * effort: where the file system has no modes to set (fchmod fails), the
+ * output is still written, as 0600. */
+static void set_default_mode(int fd) {
   mode_t mask = umask(0);
   umask(mask);
-  return chmod(path, 0666 & ~mask) == 0;
+  (void)fchmod(fd, 0666 & ~mask);
 }
 
 bool og_write_file_atomic(const char *path, const char *data, size_t len) {
@@ -105,10 +107,11 @@ bool og_write_file_atomic(const char *path, const char *data, size_t len) {
     if (n <= 0) ok = false;
     else done += (size_t)n;
   }
+  if (ok) set_default_mode(fd);
   if (ok && fsync(fd) != 0) ok = false;
   int saved = errno;
   if (close(fd) != 0 && ok) ok = false, saved = errno;
-  if (ok && set_default_mode(tmp) && rename(tmp, path) != 0) ok = false, saved = errno;
+  if (ok && rename(tmp, path) != 0) ok = false, saved = errno;
   if (!ok) {
     unlink(tmp);
     errno = saved ? saved : EIO;

@@ -945,6 +945,24 @@ static void json_formats_shortest_round_trip_doubles(void **state) {
   }
 }
 
+/* A host program's setlocale() must not turn 2.5 into "2,5" on the way
+ * out, nor "2.5" into 2 on the way in. */
+static void json_numbers_ignore_the_locale(void **state) {
+  (void)state;
+  tu_comma_locale();
+  char buf[OG_JSON_DOUBLE_MAX];
+  og_json_format_double(2.5, buf);
+  og_arena a;
+  og_arena_init(&a);
+  const og_json *j = parse(&a, "[2.5, -1.25e-3]");
+  tu_c_locale();
+  assert_string_equal(buf, "2.5");
+  assert_non_null(j);
+  assert_true(j->u.arr.items[0].u.num.d == 2.5);
+  assert_true(j->u.arr.items[1].u.num.d == -1.25e-3);
+  og_arena_free(&a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(dump_then_read_gives_equal_model),
@@ -978,6 +996,7 @@ int main(void) {
       cmocka_unit_test(json_finds_members_and_positions),
       cmocka_unit_test(json_writes_escaped_strings),
       cmocka_unit_test(json_formats_shortest_round_trip_doubles),
+      cmocka_unit_test(json_numbers_ignore_the_locale),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,6 @@
 /* The grammar: every item form of the .op language, the AST it builds
  * with its source ranges, syntax error messages, and specs at scale. */
-#include "testutil.h"
-
-#include "parse.h"
+#include "parsetest.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -10,120 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- helpers (each test file has its own copy) ------------------------ */
-
-typedef struct parsed {
-  og_sources sources;
-  og_arena arena;
-  og_diag diag;
-  tu_diags diags;
-  og_ast_file *ast;
-} parsed;
-
-/* Parses text as "t.op"; the result is freed by the teardown. */
-static parsed *parse_n(void **state, const char *text, size_t len) {
-  parsed *p = calloc(1, sizeof *p);
-  assert_non_null(p);
-  og_sources_init(&p->sources);
-  og_arena_init(&p->arena);
-  uint32_t file = og_sources_add(&p->sources, "t.op", text, len);
-  og_diag_init(&p->diag, &p->sources, tu_diags_sink, &p->diags);
-  p->ast = og_parse(&p->arena, &p->sources, file, &p->diag);
-  assert_non_null(p->ast);
-  *state = p;
-  return p;
-}
-
-static parsed *parse(void **state, const char *text) {
-  return parse_n(state, text, strlen(text));
-}
-
-static int teardown(void **state) {
-  parsed *p = *state;
-  if (p) {
-    og_arena_free(&p->arena);
-    og_sources_free(&p->sources);
-    tu_diags_free(&p->diags);
-    free(p);
-  }
-  return 0;
-}
-
-/* For tests that parse several texts in turn. */
-static void reset(void **state) {
-  teardown(state);
-  *state = NULL;
-}
-
-/* "line:col" of the start of loc (a few rotating buffers). */
-static const char *at(const parsed *p, og_loc loc) {
-  static char bufs[8][32];
-  static unsigned next;
-  char *buf = bufs[next++ % 8];
-  og_srcpos pos = og_sources_pos(&p->sources, loc);
-  snprintf(buf, sizeof bufs[0], "%u:%u", (unsigned)pos.line,
-           (unsigned)pos.col);
-  return buf;
-}
-
-/* "line:col-line:col": where loc begins and where it ends (exclusive). */
-static const char *span(const parsed *p, og_loc loc) {
-  static char bufs[8][64];
-  static unsigned next;
-  char *buf = bufs[next++ % 8];
-  og_loc end = {loc.file, loc.end, loc.end};
-  snprintf(buf, sizeof bufs[0], "%s-%s", at(p, loc), at(p, end));
-  return buf;
-}
-
-static void expect_diags(const parsed *p, const char *want) {
-  assert_string_equal(tu_diags_text(&p->diags), want);
-}
-
-static void expect_clean(const parsed *p) { expect_diags(p, ""); }
-
-static og_ast_op *op_at(const parsed *p, size_t i) {
-  og_ast_op *op = p->ast->ops;
-  while (op && i--) op = op->next;
-  assert_non_null(op);
-  return op;
-}
-
-static size_t op_count(const parsed *p) {
-  size_t n = 0;
-  for (og_ast_op *op = p->ast->ops; op; op = op->next) n++;
-  return n;
-}
-
-static og_ast_item *item_at(const og_ast_op *op, size_t i) {
-  og_ast_item *it = op->items;
-  while (it && i--) it = it->next;
-  assert_non_null(it);
-  return it;
-}
-
-/* The default value of the first item of the first op. */
-static og_ast_value *first_default(const parsed *p) {
-  og_ast_item *it = item_at(op_at(p, 0), 0);
-  assert_int_equal(it->kind, OG_ITEM_ATTR);
-  assert_non_null(it->default_value);
-  return it->default_value;
-}
-
-/* Parses `op A { ITEM }` cleanly and returns that single item. */
-static og_ast_item *parse_item(void **state, const char *item) {
-  char text[1024];
-  snprintf(text, sizeof text, "op A { %s }", item);
-  parsed *p = parse(state, text);
-  expect_clean(p);
-  og_ast_item *it = item_at(op_at(p, 0), 0);
-  assert_null(it->next);
-  return it;
-}
-
 /* The expression of `shape y = EXPR;` or `require EXPR;` (cleanly parsed). */
 static og_ast_expr *parse_expr(void **state, const char *item) {
-  og_ast_item *it = parse_item(state, item);
+  og_ast_item *it = pt_parse_item(state, item);
   assert_non_null(it->expr);
   return it->expr;
 }
@@ -185,83 +72,83 @@ static og_ast_field *field_at(const og_ast_value *msg, size_t i) {
 /* ---- file structure ----------------------------------------------------- */
 
 static void test_package_is_optional(void **state) {
-  parsed *p = parse(state, "op A { }");
-  expect_clean(p);
+  pt_parsed *p = pt_parse(state, "op A { }");
+  pt_expect_clean(p);
   assert_null(p->ast->package);
-  assert_int_equal(op_count(p), 1);
+  assert_int_equal(pt_op_count(p), 1);
 }
 
 static void test_package_name_and_location(void **state) {
-  parsed *p = parse(state, "// header\npackage demo;\nop A { }");
-  expect_clean(p);
+  pt_parsed *p = pt_parse(state, "// header\npackage demo;\nop A { }");
+  pt_expect_clean(p);
   assert_string_equal(p->ast->package, "demo");
-  assert_string_equal(span(p, p->ast->package_loc), "2:9-2:13");
+  assert_string_equal(pt_span(p, p->ast->package_loc), "2:9-2:13");
 }
 
 static void test_package_duplicate_is_an_error(void **state) {
-  parsed *p = parse(state, "package a;\npackage b;\nop A { }");
-  expect_diags(p, "t.op:2:1: error: duplicate package statement\n"
+  pt_parsed *p = pt_parse(state, "package a;\npackage b;\nop A { }");
+  pt_expect_diags(p, "t.op:2:1: error: duplicate package statement\n"
                   "t.op:1:9: note: package 'a' declared here");
   assert_string_equal(p->ast->package, "a");
-  assert_int_equal(op_count(p), 1);
+  assert_int_equal(pt_op_count(p), 1);
 }
 
 static void test_package_after_an_op_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { }\npackage late;\nop B { }");
-  expect_diags(p, "t.op:2:1: error: package statement must come before the "
+  pt_parsed *p = pt_parse(state, "op A { }\npackage late;\nop B { }");
+  pt_expect_diags(p, "t.op:2:1: error: package statement must come before the "
                   "first op");
-  assert_int_equal(op_count(p), 2);
+  assert_int_equal(pt_op_count(p), 2);
 }
 
 static void test_package_without_name(void **state) {
-  parsed *p = parse(state, "package;\nop A { }");
-  expect_diags(p, "t.op:1:8: error: expected identifier before ';'");
+  pt_parsed *p = pt_parse(state, "package;\nop A { }");
+  pt_expect_diags(p, "t.op:1:8: error: expected identifier before ';'");
   assert_null(p->ast->package);
-  assert_int_equal(op_count(p), 1);
+  assert_int_equal(pt_op_count(p), 1);
 }
 
 static void test_many_ops_in_source_order(void **state) {
-  parsed *p = parse(state, "package p;\nop A { }\nop B { stateful; }\n"
+  pt_parsed *p = pt_parse(state, "package p;\nop A { }\nop B { stateful; }\n"
                            "op C {\n}\n");
-  expect_clean(p);
-  assert_int_equal(op_count(p), 3);
-  assert_string_equal(op_at(p, 0)->name, "A");
-  assert_null(op_at(p, 0)->items);
-  assert_string_equal(op_at(p, 1)->name, "B");
-  assert_string_equal(op_at(p, 2)->name, "C");
-  assert_false(op_at(p, 1)->has_syntax_error);
+  pt_expect_clean(p);
+  assert_int_equal(pt_op_count(p), 3);
+  assert_string_equal(pt_op_at(p, 0)->name, "A");
+  assert_null(pt_op_at(p, 0)->items);
+  assert_string_equal(pt_op_at(p, 1)->name, "B");
+  assert_string_equal(pt_op_at(p, 2)->name, "C");
+  assert_false(pt_op_at(p, 1)->has_syntax_error);
 }
 
 static void test_op_and_item_locations(void **state) {
-  parsed *p = parse(state, "op ZeroOut {\n"
+  pt_parsed *p = pt_parse(state, "op ZeroOut {\n"
                            "  attr T: {float, int32} = DT_INT32;\n"
                            "  input to_zero: T;\n"
                            "  output zeroed: T;\n"
                            "  shape zeroed = to_zero;\n"
                            "}\n");
-  expect_clean(p);
-  og_ast_op *op = op_at(p, 0);
-  assert_string_equal(span(p, op->loc), "1:1-1:3");
-  assert_string_equal(span(p, op->name_loc), "1:4-1:11");
-  og_ast_item *attr = item_at(op, 0);
-  assert_string_equal(span(p, attr->loc), "2:3-2:7");
-  assert_string_equal(span(p, attr->name_loc), "2:8-2:9");
-  assert_string_equal(span(p, attr->attr_type->loc), "2:11-2:25");
-  assert_string_equal(span(p, attr->default_value->loc), "2:28-2:36");
-  og_ast_item *in = item_at(op, 1);
-  assert_string_equal(span(p, in->name_loc), "3:9-3:16");
-  assert_string_equal(span(p, in->io_type->loc), "3:18-3:19");
-  assert_string_equal(span(p, in->io_type->type_loc), "3:18-3:19");
-  og_ast_item *out = item_at(op, 2);
-  assert_string_equal(span(p, out->loc), "4:3-4:9");
-  assert_string_equal(span(p, out->name_loc), "4:10-4:16");
-  og_ast_item *sh = item_at(op, 3);
-  assert_string_equal(span(p, sh->name_loc), "5:9-5:15");
-  assert_string_equal(span(p, sh->expr->loc), "5:18-5:25");
+  pt_expect_clean(p);
+  og_ast_op *op = pt_op_at(p, 0);
+  assert_string_equal(pt_span(p, op->loc), "1:1-1:3");
+  assert_string_equal(pt_span(p, op->name_loc), "1:4-1:11");
+  og_ast_item *attr = pt_item_at(op, 0);
+  assert_string_equal(pt_span(p, attr->loc), "2:3-2:7");
+  assert_string_equal(pt_span(p, attr->name_loc), "2:8-2:9");
+  assert_string_equal(pt_span(p, attr->attr_type->loc), "2:11-2:25");
+  assert_string_equal(pt_span(p, attr->default_value->loc), "2:28-2:36");
+  og_ast_item *in = pt_item_at(op, 1);
+  assert_string_equal(pt_span(p, in->name_loc), "3:9-3:16");
+  assert_string_equal(pt_span(p, in->io_type->loc), "3:18-3:19");
+  assert_string_equal(pt_span(p, in->io_type->type_loc), "3:18-3:19");
+  og_ast_item *out = pt_item_at(op, 2);
+  assert_string_equal(pt_span(p, out->loc), "4:3-4:9");
+  assert_string_equal(pt_span(p, out->name_loc), "4:10-4:16");
+  og_ast_item *sh = pt_item_at(op, 3);
+  assert_string_equal(pt_span(p, sh->name_loc), "5:9-5:15");
+  assert_string_equal(pt_span(p, sh->expr->loc), "5:18-5:25");
 }
 
 static void test_locations_carry_the_file_index(void **state) {
-  parsed *p = calloc(1, sizeof *p);
+  pt_parsed *p = calloc(1, sizeof *p);
   assert_non_null(p);
   *state = p;
   og_sources_init(&p->sources);
@@ -271,27 +158,27 @@ static void test_locations_carry_the_file_index(void **state) {
   uint32_t file = og_sources_add(&p->sources, "second.op", text, strlen(text));
   og_diag_init(&p->diag, &p->sources, tu_diags_sink, &p->diags);
   p->ast = og_parse(&p->arena, &p->sources, file, &p->diag);
-  expect_diags(p, "second.op:3:10: error: expected ':' before identifier "
+  pt_expect_diags(p, "second.op:3:10: error: expected ':' before identifier "
                   "'int'");
   assert_int_equal(p->ast->file, 1);
-  og_ast_op *op = op_at(p, 0);
+  og_ast_op *op = pt_op_at(p, 0);
   assert_int_equal(op->loc.file, 1);
   assert_int_equal(op->name_loc.file, 1);
-  assert_int_equal(item_at(op, 0)->io_type->loc.file, 1);
-  assert_string_equal(span(p, item_at(op, 0)->name_loc), "2:9-2:10");
+  assert_int_equal(pt_item_at(op, 0)->io_type->loc.file, 1);
+  assert_string_equal(pt_span(p, pt_item_at(op, 0)->name_loc), "2:9-2:10");
 }
 
 static void test_items_kept_in_source_order(void **state) {
-  parsed *p = parse(state, "op A { output y: T; stateful; attr T: type; "
+  pt_parsed *p = pt_parse(state, "op A { output y: T; stateful; attr T: type; "
                            "input x: T; shape y = x; }");
-  expect_clean(p);
-  og_ast_op *op = op_at(p, 0);
-  assert_int_equal(item_at(op, 0)->kind, OG_ITEM_OUTPUT);
-  assert_int_equal(item_at(op, 1)->kind, OG_ITEM_STATEFUL);
-  assert_int_equal(item_at(op, 2)->kind, OG_ITEM_ATTR);
-  assert_int_equal(item_at(op, 3)->kind, OG_ITEM_INPUT);
-  assert_int_equal(item_at(op, 4)->kind, OG_ITEM_SHAPE);
-  assert_null(item_at(op, 4)->next);
+  pt_expect_clean(p);
+  og_ast_op *op = pt_op_at(p, 0);
+  assert_int_equal(pt_item_at(op, 0)->kind, OG_ITEM_OUTPUT);
+  assert_int_equal(pt_item_at(op, 1)->kind, OG_ITEM_STATEFUL);
+  assert_int_equal(pt_item_at(op, 2)->kind, OG_ITEM_ATTR);
+  assert_int_equal(pt_item_at(op, 3)->kind, OG_ITEM_INPUT);
+  assert_int_equal(pt_item_at(op, 4)->kind, OG_ITEM_SHAPE);
+  assert_null(pt_item_at(op, 4)->next);
 }
 
 /* ---- attr types --------------------------------------------------------- */
@@ -304,63 +191,63 @@ static void test_attr_type_plain_names(void **state) {
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     char item[64];
     snprintf(item, sizeof item, "attr a: %s;", names[i]);
-    og_ast_item *it = parse_item(state, item);
+    og_ast_item *it = pt_parse_item(state, item);
     assert_int_equal(it->attr_type->kind, OG_AT_NAME);
     assert_string_equal(it->attr_type->name, names[i]);
     assert_null(it->minimum);
     assert_null(it->default_value);
-    reset(state);
+    pt_reset(state);
   }
 }
 
 static void test_attr_type_list(void **state) {
-  parsed *p = parse(state, "op A { attr a: list(int); }");
-  expect_clean(p);
-  og_ast_attr_type *t = item_at(op_at(p, 0), 0)->attr_type;
+  pt_parsed *p = pt_parse(state, "op A { attr a: list(int); }");
+  pt_expect_clean(p);
+  og_ast_attr_type *t = pt_item_at(pt_op_at(p, 0), 0)->attr_type;
   assert_int_equal(t->kind, OG_AT_LIST);
   assert_string_equal(t->name, "list");
-  assert_string_equal(span(p, t->name_loc), "1:16-1:20");
-  assert_string_equal(span(p, t->loc), "1:16-1:25");
+  assert_string_equal(pt_span(p, t->name_loc), "1:16-1:20");
+  assert_string_equal(pt_span(p, t->loc), "1:16-1:25");
   assert_int_equal(t->inner->kind, OG_AT_NAME);
   assert_string_equal(t->inner->name, "int");
-  assert_string_equal(span(p, t->inner->loc), "1:21-1:24");
+  assert_string_equal(pt_span(p, t->inner->loc), "1:21-1:24");
 }
 
 static void test_attr_type_list_of_each_form(void **state) {
-  og_ast_item *it = parse_item(state, "attr a: list(numbertype);");
+  og_ast_item *it = pt_parse_item(state, "attr a: list(numbertype);");
   assert_string_equal(it->attr_type->inner->name, "numbertype");
-  reset(state);
-  it = parse_item(state, "attr a: list({int32, float});");
+  pt_reset(state);
+  it = pt_parse_item(state, "attr a: list({int32, float});");
   assert_int_equal(it->attr_type->inner->kind, OG_AT_SET);
   assert_int_equal(value_count(it->attr_type->inner->elems), 2);
-  reset(state);
-  it = parse_item(state, "attr a: list({'x', 'y'});");
+  pt_reset(state);
+  it = pt_parse_item(state, "attr a: list({'x', 'y'});");
   assert_int_equal(it->attr_type->inner->elems->kind, OG_AV_STRING);
 }
 
 static void test_attr_type_list_of_list_parses(void **state) {
   /* The grammar accepts it; sema reports list(list(...)). */
-  og_ast_item *it = parse_item(state, "attr a: list(list(int));");
+  og_ast_item *it = pt_parse_item(state, "attr a: list(list(int));");
   assert_int_equal(it->attr_type->kind, OG_AT_LIST);
   assert_int_equal(it->attr_type->inner->kind, OG_AT_LIST);
   assert_string_equal(it->attr_type->inner->inner->name, "int");
 }
 
 static void test_attr_type_set_of_types_with_trailing_comma(void **state) {
-  parsed *p = parse(state, "op A { attr T: {float, double, int32,}; }");
-  expect_clean(p);
-  og_ast_attr_type *t = item_at(op_at(p, 0), 0)->attr_type;
+  pt_parsed *p = pt_parse(state, "op A { attr T: {float, double, int32,}; }");
+  pt_expect_clean(p);
+  og_ast_attr_type *t = pt_item_at(pt_op_at(p, 0), 0)->attr_type;
   assert_int_equal(t->kind, OG_AT_SET);
-  assert_string_equal(span(p, t->loc), "1:16-1:39");
+  assert_string_equal(pt_span(p, t->loc), "1:16-1:39");
   assert_int_equal(value_count(t->elems), 3);
   expect_name_value(value_at(t->elems, 0), "float");
   expect_name_value(value_at(t->elems, 1), "double");
   expect_name_value(value_at(t->elems, 2), "int32");
-  assert_string_equal(span(p, value_at(t->elems, 1)->loc), "1:24-1:30");
+  assert_string_equal(pt_span(p, value_at(t->elems, 1)->loc), "1:24-1:30");
 }
 
 static void test_attr_type_set_of_strings_both_quotes(void **state) {
-  og_ast_item *it = parse_item(state, "attr mode: {'SAME', \"VALID\",};");
+  og_ast_item *it = pt_parse_item(state, "attr mode: {'SAME', \"VALID\",};");
   og_ast_value *e = it->attr_type->elems;
   assert_int_equal(value_count(e), 2);
   assert_int_equal(e->kind, OG_AV_STRING);
@@ -370,104 +257,97 @@ static void test_attr_type_set_of_strings_both_quotes(void **state) {
 }
 
 static void test_attr_type_set_mixing_shortcuts(void **state) {
-  og_ast_item *it = parse_item(state, "attr T: {numbertype, bool};");
+  og_ast_item *it = pt_parse_item(state, "attr T: {numbertype, bool};");
   expect_name_value(value_at(it->attr_type->elems, 0), "numbertype");
   expect_name_value(value_at(it->attr_type->elems, 1), "bool");
 }
 
 static void test_attr_type_single_element_set(void **state) {
-  og_ast_item *it = parse_item(state, "attr T: {DT_FLOAT};");
+  og_ast_item *it = pt_parse_item(state, "attr T: {DT_FLOAT};");
   assert_int_equal(value_count(it->attr_type->elems), 1);
   expect_name_value(it->attr_type->elems, "DT_FLOAT");
 }
 
 static void test_attr_type_empty_set_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { attr T: {}; }");
-  expect_diags(p, "t.op:1:17: error: expected identifier or string literal "
+  pt_parsed *p = pt_parse(state, "op A { attr T: {}; }");
+  pt_expect_diags(p, "t.op:1:17: error: expected identifier or string literal "
                   "before '}'");
 }
 
 static void test_attr_type_set_with_double_comma_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { attr T: {int32,, float}; }");
-  expect_diags(p, "t.op:1:23: error: expected '}' before ','");
+  pt_parsed *p = pt_parse(state, "op A { attr T: {int32,, float}; }");
+  pt_expect_diags(p, "t.op:1:23: error: expected '}' before ','");
 }
 
 /* ---- minimums ----------------------------------------------------------- */
 
 static void test_minimum_on_int(void **state) {
-  og_ast_item *it = parse_item(state, "attr n: int >= 0;");
+  og_ast_item *it = pt_parse_item(state, "attr n: int >= 0;");
   expect_int_value(it->minimum, 0);
   assert_null(it->default_value);
 }
 
 static void test_minimum_negative(void **state) {
-  parsed *p = parse(state, "op A { attr n: int >= -2; }");
-  expect_clean(p);
-  og_ast_value *m = item_at(op_at(p, 0), 0)->minimum;
+  pt_parsed *p = pt_parse(state, "op A { attr n: int >= -2; }");
+  pt_expect_clean(p);
+  og_ast_value *m = pt_item_at(pt_op_at(p, 0), 0)->minimum;
   expect_int_value(m, -2);
-  assert_string_equal(span(p, m->loc), "1:23-1:25");
+  assert_string_equal(pt_span(p, m->loc), "1:23-1:25");
 }
 
 static void test_minimum_on_list_then_default(void **state) {
-  og_ast_item *it = parse_item(state, "attr l: list(int) >= 2 = [1, 2];");
+  og_ast_item *it = pt_parse_item(state, "attr l: list(int) >= 2 = [1, 2];");
   expect_int_value(it->minimum, 2);
   assert_int_equal(it->default_value->kind, OG_AV_LIST);
 }
 
 static void test_minimum_must_be_an_integer(void **state) {
-  parsed *p = parse(state, "op A { attr n: int >= x; }");
-  expect_diags(p, "t.op:1:23: error: expected integer or '-' before "
+  pt_parsed *p = pt_parse(state, "op A { attr n: int >= x; }");
+  pt_expect_diags(p, "t.op:1:23: error: expected integer or '-' before "
                   "identifier 'x'");
 }
 
 /* ---- defaults ----------------------------------------------------------- */
 
-static og_ast_value *default_of(void **state, const char *type,
-                                const char *value) {
-  char item[512];
-  snprintf(item, sizeof item, "attr a: %s = %s;", type, value);
-  return parse_item(state, item)->default_value;
-}
-
 static void test_default_int(void **state) {
-  expect_int_value(default_of(state, "int", "0"), 0);
-  reset(state);
-  expect_int_value(default_of(state, "int", "-3"), -3);
+  expect_int_value(pt_parse_default(state, "int", "0"), 0);
+  pt_reset(state);
+  expect_int_value(pt_parse_default(state, "int", "-3"), -3);
 }
 
 static void test_default_integer_for_float(void **state) {
-  expect_int_value(default_of(state, "float", "2"), 2);
+  expect_int_value(pt_parse_default(state, "float", "2"), 2);
 }
 
 static void test_default_float(void **state) {
-  og_ast_value *v = default_of(state, "float", "1.0");
+  og_ast_value *v = pt_parse_default(state, "float", "1.0");
   assert_int_equal(v->kind, OG_AV_FLOAT);
   assert_true(v->f == 1.0);
 }
 
 static void test_default_string_both_quotes(void **state) {
-  og_ast_value *v = default_of(state, "string", "'foo'");
+  og_ast_value *v = pt_parse_default(state, "string", "'foo'");
   assert_int_equal(v->kind, OG_AV_STRING);
   assert_string_equal(v->s.ptr, "foo");
-  reset(state);
-  v = default_of(state, "string", "\"foo\"");
+  pt_reset(state);
+  v = pt_parse_default(state, "string", "\"foo\"");
   assert_string_equal(v->s.ptr, "foo");
 }
 
 static void test_default_bool(void **state) {
-  expect_name_value(default_of(state, "bool", "true"), "true");
-  reset(state);
-  expect_name_value(default_of(state, "bool", "false"), "false");
+  expect_name_value(pt_parse_default(state, "bool", "true"), "true");
+  pt_reset(state);
+  expect_name_value(pt_parse_default(state, "bool", "false"), "false");
 }
 
 static void test_default_type_both_spellings(void **state) {
-  expect_name_value(default_of(state, "type", "DT_INT32"), "DT_INT32");
-  reset(state);
-  expect_name_value(default_of(state, "type", "int32"), "int32");
+  expect_name_value(pt_parse_default(state, "type", "DT_INT32"), "DT_INT32");
+  pt_reset(state);
+  expect_name_value(pt_parse_default(state, "type", "int32"), "int32");
 }
 
 static void test_default_shape_list(void **state) {
-  og_ast_value *v = default_of(state, "shape", "[2, 3]");
+  og_ast_value *v = pt_parse_default(state, "shape", "[2, 3]");
   assert_int_equal(v->kind, OG_AV_LIST);
   assert_int_equal(value_count(v->items), 2);
   expect_int_value(value_at(v->items, 0), 2);
@@ -475,31 +355,31 @@ static void test_default_shape_list(void **state) {
 }
 
 static void test_default_shape_scalar_empty_list(void **state) {
-  og_ast_value *v = default_of(state, "shape", "[]");
+  og_ast_value *v = pt_parse_default(state, "shape", "[]");
   assert_int_equal(v->kind, OG_AV_LIST);
   assert_null(v->items);
 }
 
 static void test_default_shape_unknown_dim(void **state) {
-  og_ast_value *v = default_of(state, "shape", "[?, 3]");
+  og_ast_value *v = pt_parse_default(state, "shape", "[?, 3]");
   assert_int_equal(value_at(v->items, 0)->kind, OG_AV_UNKNOWN);
   expect_int_value(value_at(v->items, 1), 3);
-  reset(state);
-  v = default_of(state, "shape", "[-1, 3]");
+  pt_reset(state);
+  v = pt_parse_default(state, "shape", "[-1, 3]");
   expect_int_value(value_at(v->items, 0), -1);
 }
 
 static void test_default_shape_unknown_rank(void **state) {
-  parsed *p = parse(state, "op A { attr s: shape = ?; }");
-  expect_clean(p);
-  og_ast_value *v = first_default(p);
+  pt_parsed *p = pt_parse(state, "op A { attr s: shape = ?; }");
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p);
   assert_int_equal(v->kind, OG_AV_UNKNOWN);
-  assert_string_equal(span(p, v->loc), "1:24-1:25");
+  assert_string_equal(pt_span(p, v->loc), "1:24-1:25");
 }
 
 static void test_default_shape_tf_text(void **state) {
   og_ast_value *v =
-      default_of(state, "shape", "{ dim { size: 2 } dim { size: 3 } }");
+      pt_parse_default(state, "shape", "{ dim { size: 2 } dim { size: 3 } }");
   assert_int_equal(v->kind, OG_AV_MESSAGE);
   og_ast_field *d0 = field_at(v, 0), *d1 = field_at(v, 1);
   assert_null(d1->next);
@@ -511,7 +391,7 @@ static void test_default_shape_tf_text(void **state) {
 }
 
 static void test_default_shape_tf_text_unknown_rank(void **state) {
-  og_ast_value *v = default_of(state, "shape", "{ unknown_rank: true }");
+  og_ast_value *v = pt_parse_default(state, "shape", "{ unknown_rank: true }");
   og_ast_field *f = field_at(v, 0);
   assert_string_equal(f->name, "unknown_rank");
   expect_name_value(f->value, "true");
@@ -519,7 +399,7 @@ static void test_default_shape_tf_text_unknown_rank(void **state) {
 }
 
 static void test_default_tensor_tf_text(void **state) {
-  og_ast_value *v = default_of(state, "tensor", "{ dtype: DT_INT32 int_val: 5 }");
+  og_ast_value *v = pt_parse_default(state, "tensor", "{ dtype: DT_INT32 int_val: 5 }");
   assert_string_equal(field_at(v, 0)->name, "dtype");
   expect_name_value(field_at(v, 0)->value, "DT_INT32");
   assert_string_equal(field_at(v, 1)->name, "int_val");
@@ -527,7 +407,7 @@ static void test_default_tensor_tf_text(void **state) {
 }
 
 static void test_default_tensor_with_shape_and_values(void **state) {
-  og_ast_value *v = default_of(
+  og_ast_value *v = pt_parse_default(
       state, "tensor",
       "{ dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
       "float_val: 1.5, float_val: -2.0 }");
@@ -539,49 +419,49 @@ static void test_default_tensor_with_shape_and_values(void **state) {
 }
 
 static void test_default_func(void **state) {
-  og_ast_value *v = default_of(state, "func", "{ name: 'f' }");
+  og_ast_value *v = pt_parse_default(state, "func", "{ name: 'f' }");
   assert_string_equal(field_at(v, 0)->name, "name");
   assert_string_equal(field_at(v, 0)->value->s.ptr, "f");
 }
 
 static void test_default_empty_message(void **state) {
-  og_ast_value *v = default_of(state, "func", "{}");
+  og_ast_value *v = pt_parse_default(state, "func", "{}");
   assert_int_equal(v->kind, OG_AV_MESSAGE);
   assert_null(v->fields);
 }
 
 static void test_default_message_locations(void **state) {
-  parsed *p = parse(state, "op A { attr s: shape = { dim { size: 2 } }; }");
-  expect_clean(p);
-  og_ast_value *v = first_default(p);
-  assert_string_equal(span(p, v->loc), "1:24-1:43");
+  pt_parsed *p = pt_parse(state, "op A { attr s: shape = { dim { size: 2 } }; }");
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p);
+  assert_string_equal(pt_span(p, v->loc), "1:24-1:43");
   og_ast_field *dim = field_at(v, 0);
-  assert_string_equal(span(p, dim->name_loc), "1:26-1:29");
-  assert_string_equal(span(p, dim->value->loc), "1:30-1:41");
+  assert_string_equal(pt_span(p, dim->name_loc), "1:26-1:29");
+  assert_string_equal(pt_span(p, dim->value->loc), "1:30-1:41");
   og_ast_field *size = field_at(dim->value, 0);
-  assert_string_equal(span(p, size->name_loc), "1:32-1:36");
-  assert_string_equal(span(p, size->value->loc), "1:38-1:39");
+  assert_string_equal(pt_span(p, size->name_loc), "1:32-1:36");
+  assert_string_equal(pt_span(p, size->value->loc), "1:38-1:39");
 }
 
 static void test_default_lists(void **state) {
-  og_ast_value *v = default_of(state, "list(int)", "[2, 3, 5]");
+  og_ast_value *v = pt_parse_default(state, "list(int)", "[2, 3, 5]");
   assert_int_equal(value_count(v->items), 3);
   expect_int_value(value_at(v->items, 2), 5);
-  reset(state);
-  v = default_of(state, "list(string)", "['a', \"b\"]");
+  pt_reset(state);
+  v = pt_parse_default(state, "list(string)", "['a', \"b\"]");
   assert_string_equal(value_at(v->items, 1)->s.ptr, "b");
-  reset(state);
-  v = default_of(state, "list(type)", "[int32, float]");
+  pt_reset(state);
+  v = pt_parse_default(state, "list(type)", "[int32, float]");
   expect_name_value(value_at(v->items, 0), "int32");
   expect_name_value(value_at(v->items, 1), "float");
-  reset(state);
-  v = default_of(state, "list(int)", "[]");
+  pt_reset(state);
+  v = pt_parse_default(state, "list(int)", "[]");
   assert_int_equal(v->kind, OG_AV_LIST);
   assert_null(v->items);
 }
 
 static void test_default_nested_lists(void **state) {
-  og_ast_value *v = default_of(state, "list(shape)", "[[2, 3], []]");
+  og_ast_value *v = pt_parse_default(state, "list(shape)", "[[2, 3], []]");
   assert_int_equal(value_count(v->items), 2);
   og_ast_value *first = value_at(v->items, 0), *second = value_at(v->items, 1);
   assert_int_equal(first->kind, OG_AV_LIST);
@@ -592,166 +472,166 @@ static void test_default_nested_lists(void **state) {
 }
 
 static void test_default_list_with_trailing_comma(void **state) {
-  og_ast_value *v = default_of(state, "list(int)", "[1, 2,]");
+  og_ast_value *v = pt_parse_default(state, "list(int)", "[1, 2,]");
   assert_int_equal(value_count(v->items), 2);
 }
 
 static void test_default_list_locations(void **state) {
-  parsed *p = parse(state, "op A { attr l: list(int) = [1, -2]; }");
-  expect_clean(p);
-  og_ast_value *v = first_default(p);
-  assert_string_equal(span(p, v->loc), "1:28-1:35");
-  assert_string_equal(span(p, value_at(v->items, 1)->loc), "1:32-1:34");
+  pt_parsed *p = pt_parse(state, "op A { attr l: list(int) = [1, -2]; }");
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p);
+  assert_string_equal(pt_span(p, v->loc), "1:28-1:35");
+  assert_string_equal(pt_span(p, value_at(v->items, 1)->loc), "1:32-1:34");
 }
 
 static void test_default_list_with_leading_comma_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { attr l: list(int) = [, 1]; }");
-  expect_diags(p, "t.op:1:29: error: expected ']' before ','");
+  pt_parsed *p = pt_parse(state, "op A { attr l: list(int) = [, 1]; }");
+  pt_expect_diags(p, "t.op:1:29: error: expected ']' before ','");
 }
 
 static void test_default_missing_value_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { attr a: int = ; }");
-  expect_diags(p, "t.op:1:22: error: unexpected ';'");
+  pt_parsed *p = pt_parse(state, "op A { attr a: int = ; }");
+  pt_expect_diags(p, "t.op:1:22: error: unexpected ';'");
 }
 
 /* ---- inputs and outputs ------------------------------------------------- */
 
 static void test_io_type_attr_name(void **state) {
-  og_ast_io_type *t = parse_item(state, "input x: T;")->io_type;
+  og_ast_io_type *t = pt_parse_item(state, "input x: T;")->io_type;
   assert_false(t->is_ref);
   assert_null(t->number);
   assert_string_equal(t->type, "T");
 }
 
 static void test_io_type_dtype(void **state) {
-  og_ast_item *it = parse_item(state, "output y: int32;");
+  og_ast_item *it = pt_parse_item(state, "output y: int32;");
   assert_int_equal(it->kind, OG_ITEM_OUTPUT);
   assert_string_equal(it->io_type->type, "int32");
   assert_null(it->io_type->number);
 }
 
 static void test_io_type_number_times_attr(void **state) {
-  parsed *p = parse(state, "op A { input x: N * T; }");
-  expect_clean(p);
-  og_ast_io_type *t = item_at(op_at(p, 0), 0)->io_type;
+  pt_parsed *p = pt_parse(state, "op A { input x: N * T; }");
+  pt_expect_clean(p);
+  og_ast_io_type *t = pt_item_at(pt_op_at(p, 0), 0)->io_type;
   assert_string_equal(t->number, "N");
   assert_string_equal(t->type, "T");
   assert_false(t->is_ref);
-  assert_string_equal(span(p, t->loc), "1:17-1:22");
-  assert_string_equal(span(p, t->number_loc), "1:17-1:18");
-  assert_string_equal(span(p, t->type_loc), "1:21-1:22");
+  assert_string_equal(pt_span(p, t->loc), "1:17-1:22");
+  assert_string_equal(pt_span(p, t->number_loc), "1:17-1:18");
+  assert_string_equal(pt_span(p, t->type_loc), "1:21-1:22");
 }
 
 static void test_io_type_number_times_dtype(void **state) {
-  og_ast_io_type *t = parse_item(state, "input x: N * int32;")->io_type;
+  og_ast_io_type *t = pt_parse_item(state, "input x: N * int32;")->io_type;
   assert_string_equal(t->number, "N");
   assert_string_equal(t->type, "int32");
 }
 
 static void test_io_type_ref(void **state) {
-  parsed *p = parse(state, "op A { input x: Ref(T); }");
-  expect_clean(p);
-  og_ast_io_type *t = item_at(op_at(p, 0), 0)->io_type;
+  pt_parsed *p = pt_parse(state, "op A { input x: Ref(T); }");
+  pt_expect_clean(p);
+  og_ast_io_type *t = pt_item_at(pt_op_at(p, 0), 0)->io_type;
   assert_true(t->is_ref);
   assert_null(t->number);
   assert_string_equal(t->type, "T");
-  assert_string_equal(span(p, t->loc), "1:17-1:23");
-  assert_string_equal(span(p, t->type_loc), "1:21-1:22");
+  assert_string_equal(pt_span(p, t->loc), "1:17-1:23");
+  assert_string_equal(pt_span(p, t->type_loc), "1:21-1:22");
 }
 
 static void test_io_type_ref_of_list(void **state) {
-  og_ast_io_type *t = parse_item(state, "output y: Ref(N * T);")->io_type;
+  og_ast_io_type *t = pt_parse_item(state, "output y: Ref(N * T);")->io_type;
   assert_true(t->is_ref);
   assert_string_equal(t->number, "N");
   assert_string_equal(t->type, "T");
 }
 
 static void test_io_type_unknown_constructor(void **state) {
-  parsed *p = parse(state, "op A {\n  input x: Foo(T);\n}");
-  expect_diags(p, "t.op:2:12: error: unknown type constructor 'Foo' (only "
+  pt_parsed *p = pt_parse(state, "op A {\n  input x: Foo(T);\n}");
+  pt_expect_diags(p, "t.op:2:12: error: unknown type constructor 'Foo' (only "
                   "Ref(...) wraps an input or output type)");
-  assert_int_equal(op_count(p), 1);
+  assert_int_equal(pt_op_count(p), 1);
 }
 
 static void test_io_type_ref_is_case_sensitive(void **state) {
-  parsed *p = parse(state, "op A { output y: ref(T); }");
-  expect_diags(p, "t.op:1:18: error: unknown type constructor 'ref' (only "
+  pt_parsed *p = pt_parse(state, "op A { output y: ref(T); }");
+  pt_expect_diags(p, "t.op:1:18: error: unknown type constructor 'ref' (only "
                   "Ref(...) wraps an input or output type)");
 }
 
 static void test_io_type_ref_of_ref_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { input x: Ref(Ref(T)); }");
-  expect_diags(p, "t.op:1:24: error: expected ')' before '('");
+  pt_parsed *p = pt_parse(state, "op A { input x: Ref(Ref(T)); }");
+  pt_expect_diags(p, "t.op:1:24: error: expected ')' before '('");
 }
 
 static void test_io_type_missing_after_star(void **state) {
-  parsed *p = parse(state, "op A { input x: N * ; }");
-  expect_diags(p, "t.op:1:21: error: expected identifier before ';'");
+  pt_parsed *p = pt_parse(state, "op A { input x: N * ; }");
+  pt_expect_diags(p, "t.op:1:21: error: expected identifier before ';'");
 }
 
 /* ---- flags and deprecation ---------------------------------------------- */
 
 static void test_flags(void **state) {
-  parsed *p = parse(state, "op A {\n  stateful;\n  commutative;\n"
+  pt_parsed *p = pt_parse(state, "op A {\n  stateful;\n  commutative;\n"
                            "  aggregate;\n  allows_uninitialized_input;\n}");
-  expect_clean(p);
-  og_ast_op *op = op_at(p, 0);
-  assert_int_equal(item_at(op, 0)->kind, OG_ITEM_STATEFUL);
-  assert_int_equal(item_at(op, 1)->kind, OG_ITEM_COMMUTATIVE);
-  assert_int_equal(item_at(op, 2)->kind, OG_ITEM_AGGREGATE);
-  assert_int_equal(item_at(op, 3)->kind, OG_ITEM_ALLOWS_UNINITIALIZED_INPUT);
-  assert_string_equal(span(p, item_at(op, 3)->loc), "5:3-5:29");
-  assert_null(item_at(op, 0)->name);
+  pt_expect_clean(p);
+  og_ast_op *op = pt_op_at(p, 0);
+  assert_int_equal(pt_item_at(op, 0)->kind, OG_ITEM_STATEFUL);
+  assert_int_equal(pt_item_at(op, 1)->kind, OG_ITEM_COMMUTATIVE);
+  assert_int_equal(pt_item_at(op, 2)->kind, OG_ITEM_AGGREGATE);
+  assert_int_equal(pt_item_at(op, 3)->kind, OG_ITEM_ALLOWS_UNINITIALIZED_INPUT);
+  assert_string_equal(pt_span(p, pt_item_at(op, 3)->loc), "5:3-5:29");
+  assert_null(pt_item_at(op, 0)->name);
 }
 
 static void test_flag_with_argument_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { stateful true; }");
-  expect_diags(p, "t.op:1:17: error: expected ';' before identifier 'true'");
+  pt_parsed *p = pt_parse(state, "op A { stateful true; }");
+  pt_expect_diags(p, "t.op:1:17: error: expected ';' before identifier 'true'");
 }
 
 static void test_deprecated(void **state) {
-  parsed *p = parse(state, "op A { deprecated 3 \"why\"; }");
-  expect_clean(p);
-  og_ast_item *it = item_at(op_at(p, 0), 0);
+  pt_parsed *p = pt_parse(state, "op A { deprecated 3 \"why\"; }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
   assert_int_equal(it->kind, OG_ITEM_DEPRECATED);
   expect_int_value(it->version, 3);
-  assert_string_equal(span(p, it->version->loc), "1:19-1:20");
+  assert_string_equal(pt_span(p, it->version->loc), "1:19-1:20");
   assert_int_equal(it->explanation->kind, OG_AV_STRING);
   assert_string_equal(it->explanation->s.ptr, "why");
-  assert_string_equal(span(p, it->explanation->loc), "1:21-1:26");
+  assert_string_equal(pt_span(p, it->explanation->loc), "1:21-1:26");
 }
 
 static void test_deprecated_without_version_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { deprecated 'why'; }");
-  expect_diags(p, "t.op:1:19: error: expected integer or '-' before string "
+  pt_parsed *p = pt_parse(state, "op A { deprecated 'why'; }");
+  pt_expect_diags(p, "t.op:1:19: error: expected integer or '-' before string "
                   "literal");
 }
 
 static void test_deprecated_without_explanation_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { deprecated 3; }");
-  expect_diags(p, "t.op:1:20: error: expected string literal before ';'");
+  pt_parsed *p = pt_parse(state, "op A { deprecated 3; }");
+  pt_expect_diags(p, "t.op:1:20: error: expected string literal before ';'");
 }
 
 /* ---- shape statements --------------------------------------------------- */
 
 static void test_shape_same_as_input(void **state) {
-  og_ast_item *it = parse_item(state, "shape out = to_zero;");
+  og_ast_item *it = pt_parse_item(state, "shape out = to_zero;");
   assert_int_equal(it->kind, OG_ITEM_SHAPE);
   assert_string_equal(it->name, "out");
   expect_name_expr(it->expr, "to_zero");
 }
 
 static void test_shape_list_of_dims(void **state) {
-  parsed *p = parse(state, "op A { shape out = [dim(x, 0), 3]; }");
-  expect_clean(p);
-  og_ast_expr *e = item_at(op_at(p, 0), 0)->expr;
+  pt_parsed *p = pt_parse(state, "op A { shape out = [dim(x, 0), 3]; }");
+  pt_expect_clean(p);
+  og_ast_expr *e = pt_item_at(pt_op_at(p, 0), 0)->expr;
   assert_int_equal(e->kind, OG_EX_LIST);
-  assert_string_equal(span(p, e->loc), "1:20-1:34");
+  assert_string_equal(pt_span(p, e->loc), "1:20-1:34");
   og_ast_expr *dim = arg_at(e->args, 0);
   assert_int_equal(dim->kind, OG_EX_CALL);
   assert_string_equal(dim->name, "dim");
-  assert_string_equal(span(p, dim->name_loc), "1:21-1:24");
-  assert_string_equal(span(p, dim->loc), "1:21-1:30");
+  assert_string_equal(pt_span(p, dim->name_loc), "1:21-1:24");
+  assert_string_equal(pt_span(p, dim->loc), "1:21-1:30");
   expect_name_expr(arg_at(dim->args, 0), "x");
   expect_int_expr(arg_at(dim->args, 1), 0);
   assert_null(arg_at(dim->args, 1)->next);
@@ -760,12 +640,12 @@ static void test_shape_list_of_dims(void **state) {
 }
 
 static void test_shape_arithmetic_precedence(void **state) {
-  parsed *p = parse(state,
+  pt_parsed *p = pt_parse(state,
                     "op A { shape out = [dim(x,0) * dim(x,1) + 1]; }");
-  expect_clean(p);
-  og_ast_expr *sum = item_at(op_at(p, 0), 0)->expr->args;
+  pt_expect_clean(p);
+  og_ast_expr *sum = pt_item_at(pt_op_at(p, 0), 0)->expr->args;
   expect_binary(sum, OG_OP_ADD);
-  assert_string_equal(span(p, sum->loc), "1:21-1:44");
+  assert_string_equal(pt_span(p, sum->loc), "1:21-1:44");
   expect_binary(sum->lhs, OG_OP_MUL);
   assert_string_equal(sum->lhs->lhs->name, "dim");
   assert_string_equal(sum->lhs->rhs->name, "dim");
@@ -851,25 +731,25 @@ static void test_shape_call_without_arguments(void **state) {
 }
 
 static void test_shape_without_equals_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { shape out x; }");
-  expect_diags(p, "t.op:1:18: error: expected '=' before identifier 'x'");
+  pt_parsed *p = pt_parse(state, "op A { shape out x; }");
+  pt_expect_diags(p, "t.op:1:18: error: expected '=' before identifier 'x'");
 }
 
 static void test_shape_without_expression_is_an_error(void **state) {
-  parsed *p = parse(state, "op A { shape out = ; }");
-  expect_diags(p, "t.op:1:20: error: unexpected ';'");
+  pt_parsed *p = pt_parse(state, "op A { shape out = ; }");
+  pt_expect_diags(p, "t.op:1:20: error: unexpected ';'");
 }
 
 /* ---- requirements ------------------------------------------------------- */
 
 static void test_require_rank_equals(void **state) {
-  parsed *p = parse(state, "op A { require rank(x) == 1; }");
-  expect_clean(p);
-  og_ast_item *it = item_at(op_at(p, 0), 0);
+  pt_parsed *p = pt_parse(state, "op A { require rank(x) == 1; }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
   assert_int_equal(it->kind, OG_ITEM_REQUIRE);
   assert_null(it->name);
   expect_binary(it->expr, OG_OP_EQ);
-  assert_string_equal(span(p, it->expr->loc), "1:16-1:28");
+  assert_string_equal(pt_span(p, it->expr->loc), "1:16-1:28");
   assert_string_equal(it->expr->lhs->name, "rank");
   expect_int_expr(it->expr->rhs, 1);
 }
@@ -887,16 +767,16 @@ static void test_require_comparisons(void **state) {
     og_ast_expr *e = parse_expr(state, cases[i].text);
     expect_binary(e, cases[i].op);
     expect_int_expr(e->rhs, 2);
-    reset(state);
+    pt_reset(state);
   }
 }
 
 static void test_require_in_range(void **state) {
-  parsed *p = parse(state, "op A { require rank(x) in [1, 3]; }");
-  expect_clean(p);
-  og_ast_expr *e = item_at(op_at(p, 0), 0)->expr;
+  pt_parsed *p = pt_parse(state, "op A { require rank(x) in [1, 3]; }");
+  pt_expect_clean(p);
+  og_ast_expr *e = pt_item_at(pt_op_at(p, 0), 0)->expr;
   assert_int_equal(e->kind, OG_EX_IN);
-  assert_string_equal(span(p, e->loc), "1:16-1:33");
+  assert_string_equal(pt_span(p, e->loc), "1:16-1:33");
   assert_string_equal(e->lhs->name, "rank");
   expect_int_expr(e->rhs, 1);
   expect_int_expr(e->rhs->next, 3);
@@ -927,107 +807,107 @@ static void test_require_arithmetic_binds_tighter_than_comparison(
 }
 
 static void test_require_in_needs_two_bounds(void **state) {
-  parsed *p = parse(state, "op A { require rank(x) in [1]; }");
-  expect_diags(p, "t.op:1:29: error: unexpected ']'");
+  pt_parsed *p = pt_parse(state, "op A { require rank(x) in [1]; }");
+  pt_expect_diags(p, "t.op:1:29: error: unexpected ']'");
 }
 
 static void test_shape_fn(void **state) {
-  parsed *p = parse(state, "op A { shape_fn my_fn; }");
-  expect_clean(p);
-  og_ast_item *it = item_at(op_at(p, 0), 0);
+  pt_parsed *p = pt_parse(state, "op A { shape_fn my_fn; }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
   assert_int_equal(it->kind, OG_ITEM_SHAPE_FN);
   assert_string_equal(it->name, "my_fn");
-  assert_string_equal(span(p, it->name_loc), "1:17-1:22");
+  assert_string_equal(pt_span(p, it->name_loc), "1:17-1:22");
   assert_null(it->expr);
 }
 
 /* ---- syntax errors ------------------------------------------------------ */
 
 static void test_error_missing_semicolon_before_brace(void **state) {
-  parsed *p = parse(state, "op A { attr a: int }");
-  expect_diags(p, "t.op:1:20: error: expected ';' before '}'");
+  pt_parsed *p = pt_parse(state, "op A { attr a: int }");
+  pt_expect_diags(p, "t.op:1:20: error: expected ';' before '}'");
 }
 
 static void test_error_missing_semicolon_before_next_item(void **state) {
-  parsed *p = parse(state, "op A {\n  input x: T\n  output y: T;\n}");
-  expect_diags(p, "t.op:3:3: error: expected ';' before 'output'");
+  pt_parsed *p = pt_parse(state, "op A {\n  input x: T\n  output y: T;\n}");
+  pt_expect_diags(p, "t.op:3:3: error: expected ';' before 'output'");
   /* Recovery does not swallow the next item. */
-  og_ast_item *it = item_at(op_at(p, 0), 0);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
   assert_int_equal(it->kind, OG_ITEM_OUTPUT);
-  assert_true(op_at(p, 0)->has_syntax_error);
+  assert_true(pt_op_at(p, 0)->has_syntax_error);
 }
 
 static void test_error_missing_colon(void **state) {
-  parsed *p = parse(state, "op A {\n  attr a int;\n}");
-  expect_diags(p, "t.op:2:10: error: expected ':' before identifier 'int'");
+  pt_parsed *p = pt_parse(state, "op A {\n  attr a int;\n}");
+  pt_expect_diags(p, "t.op:2:10: error: expected ':' before identifier 'int'");
 }
 
 static void test_error_op_without_name(void **state) {
-  parsed *p = parse(state, "op { attr a: int; }");
-  expect_diags(p, "t.op:1:4: error: expected identifier before '{'");
-  assert_int_equal(op_count(p), 0);
+  pt_parsed *p = pt_parse(state, "op { attr a: int; }");
+  pt_expect_diags(p, "t.op:1:4: error: expected identifier before '{'");
+  assert_int_equal(pt_op_count(p), 0);
 }
 
 static void test_error_op_without_brace(void **state) {
-  parsed *p = parse(state, "op A attr a: int; }");
-  expect_diags(p, "t.op:1:6: error: expected '{' before 'attr'");
+  pt_parsed *p = pt_parse(state, "op A attr a: int; }");
+  pt_expect_diags(p, "t.op:1:6: error: expected '{' before 'attr'");
 }
 
 static void test_error_end_of_input_inside_op(void **state) {
-  parsed *p = parse(state, "op A {\n  attr a: int;\n");
-  expect_diags(p, "t.op:3:1: error: expected '}' at end of input\n"
+  pt_parsed *p = pt_parse(state, "op A {\n  attr a: int;\n");
+  pt_expect_diags(p, "t.op:3:1: error: expected '}' at end of input\n"
                   "t.op:1:6: note: to match this '{'");
-  assert_int_equal(op_count(p), 0);
+  assert_int_equal(pt_op_count(p), 0);
 }
 
 static void test_error_end_of_input_inside_item(void **state) {
-  parsed *p = parse(state, "op A {\n  input x: T");
-  expect_diags(p, "t.op:2:13: error: expected ';' at end of input\n"
+  pt_parsed *p = pt_parse(state, "op A {\n  input x: T");
+  pt_expect_diags(p, "t.op:2:13: error: expected ';' at end of input\n"
                   "t.op:1:6: note: to match this '{'");
 }
 
 static void test_error_end_of_input_inside_list(void **state) {
-  parsed *p = parse(state, "op A { attr l: list(int) = [1, [2");
-  expect_diags(p, "t.op:1:34: error: expected ']' at end of input\n"
+  pt_parsed *p = pt_parse(state, "op A { attr l: list(int) = [1, [2");
+  pt_expect_diags(p, "t.op:1:34: error: expected ']' at end of input\n"
                   "t.op:1:32: note: to match this '['");
 }
 
 static void test_error_end_of_input_after_op_keyword(void **state) {
-  parsed *p = parse(state, "op");
-  expect_diags(p, "t.op:1:3: error: expected identifier at end of input");
+  pt_parsed *p = pt_parse(state, "op");
+  pt_expect_diags(p, "t.op:1:3: error: expected identifier at end of input");
 }
 
 static void test_error_stray_closing_brace(void **state) {
-  parsed *p = parse(state, "op A { }\n}");
-  expect_diags(p, "t.op:2:1: error: expected end of file, 'package' or 'op' "
+  pt_parsed *p = pt_parse(state, "op A { }\n}");
+  pt_expect_diags(p, "t.op:2:1: error: expected end of file, 'package' or 'op' "
                   "before '}'");
-  assert_int_equal(op_count(p), 1);
+  assert_int_equal(pt_op_count(p), 1);
 }
 
 static void test_error_unknown_item(void **state) {
-  parsed *p = parse(state, "op A { frobnicate x; }");
-  expect_diags(p, "t.op:1:8: error: unexpected identifier 'frobnicate'");
+  pt_parsed *p = pt_parse(state, "op A { frobnicate x; }");
+  pt_expect_diags(p, "t.op:1:8: error: unexpected identifier 'frobnicate'");
 }
 
 static void test_error_top_level_identifier(void **state) {
-  parsed *p = parse(state, "Op A { }");
-  expect_diags(p, "t.op:1:1: error: expected end of file, 'package' or 'op' "
+  pt_parsed *p = pt_parse(state, "Op A { }");
+  pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package' or 'op' "
                   "before identifier 'Op'");
 }
 
 static void test_error_missing_attr_type(void **state) {
-  parsed *p = parse(state, "op A { attr a: ; }");
-  expect_diags(p, "t.op:1:16: error: expected identifier or '{' before ';'");
+  pt_parsed *p = pt_parse(state, "op A { attr a: ; }");
+  pt_expect_diags(p, "t.op:1:16: error: expected identifier or '{' before ';'");
 }
 
 static void test_error_missing_io_type(void **state) {
-  parsed *p = parse(state, "op A { output y:; }");
-  expect_diags(p, "t.op:1:17: error: expected identifier before ';'");
+  pt_parsed *p = pt_parse(state, "op A { output y:; }");
+  pt_expect_diags(p, "t.op:1:17: error: expected identifier before ';'");
 }
 
 static void test_error_message_names_a_number(void **state) {
-  parsed *p = parse(state, "op A { input 3: T; }");
-  expect_diags(p, "t.op:1:14: error: expected identifier before number '3'");
+  pt_parsed *p = pt_parse(state, "op A { input 3: T; }");
+  pt_expect_diags(p, "t.op:1:14: error: expected identifier before number '3'");
 }
 
 /* ---- scale -------------------------------------------------------------- */
@@ -1058,8 +938,8 @@ static void gen_repeat(gen *g, char c, size_t count) {
 }
 
 /* Parses the generated text and frees it. */
-static parsed *parse_gen(void **state, gen *g) {
-  parsed *p = parse_n(state, g->buf, g->len);
+static pt_parsed *parse_gen(void **state, gen *g) {
+  pt_parsed *p = pt_parse_n(state, g->buf, g->len);
   free(g->buf);
   memset(g, 0, sizeof *g);
   return p;
@@ -1071,14 +951,14 @@ static void test_scale_ten_thousand_ops(void **state) {
     gen_add(&g, "/// Op %d.\nop Op%d {\n  attr n: int >= 0 = %d;\n"
                 "  input x: T;\n  output y: T;\n  shape y = x;\n}\n",
             i, i, i);
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  assert_int_equal(op_count(p), 10000);
-  og_ast_op *last = op_at(p, 9999);
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  assert_int_equal(pt_op_count(p), 10000);
+  og_ast_op *last = pt_op_at(p, 9999);
   assert_string_equal(last->name, "Op9999");
   assert_string_equal(last->doc->text, "Op 9999.");
-  assert_string_equal(at(p, last->loc), "69995:1");
-  expect_int_value(item_at(last, 0)->default_value, 9999);
+  assert_string_equal(pt_at(p, last->loc), "69995:1");
+  expect_int_value(pt_item_at(last, 0)->default_value, 9999);
 }
 
 static void test_scale_one_megabyte_string(void **state) {
@@ -1087,13 +967,13 @@ static void test_scale_one_megabyte_string(void **state) {
   gen_add(&g, "op A { attr s: string = '");
   gen_repeat(&g, 'x', SIZE);
   gen_add(&g, "\\n'; attr t: int; }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_value *v = first_default(p);
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p);
   assert_int_equal(v->s.len, SIZE + 1);
   assert_int_equal(v->s.ptr[SIZE - 1], 'x');
   assert_int_equal(v->s.ptr[SIZE], '\n');
-  assert_string_equal(at(p, item_at(op_at(p, 0), 1)->name_loc), "1:1048612");
+  assert_string_equal(pt_at(p, pt_item_at(pt_op_at(p, 0), 1)->name_loc), "1:1048612");
 }
 
 static void test_scale_one_megabyte_comment(void **state) {
@@ -1101,9 +981,9 @@ static void test_scale_one_megabyte_comment(void **state) {
   gen_add(&g, "/*");
   gen_repeat(&g, '*', 1 << 20);
   gen_add(&g, "/ op A { }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  assert_int_equal(op_count(p), 1);
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  assert_int_equal(pt_op_count(p), 1);
 }
 
 static void test_scale_list_default_nested_1000_deep(void **state) {
@@ -1114,9 +994,9 @@ static void test_scale_list_default_nested_1000_deep(void **state) {
   gen_add(&g, "7");
   gen_repeat(&g, ']', DEPTH);
   gen_add(&g, "; }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_value *v = first_default(p);
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p);
   for (int i = 0; i < DEPTH; i++) {
     assert_int_equal(v->kind, OG_AV_LIST);
     assert_null(v->next);
@@ -1133,9 +1013,9 @@ static void test_scale_message_default_nested_1000_deep(void **state) {
   gen_add(&g, " v: 1 ");
   gen_repeat(&g, '}', DEPTH + 1);
   gen_add(&g, "; }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_value *v = first_default(p);
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p);
   for (int i = 0; i < DEPTH; i++) v = field_at(v, 0)->value;
   expect_int_value(field_at(v, 0)->value, 1);
 }
@@ -1148,9 +1028,9 @@ static void test_scale_expression_nested_1000_deep(void **state) {
   gen_add(&g, "x");
   for (int i = 0; i < DEPTH; i++) gen_add(&g, ") + 1]");
   gen_add(&g, "; }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_expr *e = item_at(op_at(p, 0), 0)->expr;
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_expr *e = pt_item_at(pt_op_at(p, 0), 0)->expr;
   for (int i = 0; i < DEPTH; i++) {
     assert_int_equal(e->kind, OG_EX_LIST);
     expect_binary(e->args, OG_OP_ADD);
@@ -1166,9 +1046,9 @@ static void test_scale_hundred_thousand_element_list(void **state) {
   gen_add(&g, "op A { attr a: list(int) = [");
   for (int i = 0; i < COUNT; i++) gen_add(&g, "%d, ", i - COUNT / 2);
   gen_add(&g, "]; }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_value *v = first_default(p)->items;
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_value *v = pt_first_default(p)->items;
   for (int i = 0; i < COUNT; i++, v = v->next) expect_int_value(v, i - COUNT / 2);
   assert_null(v);
 }
@@ -1179,9 +1059,9 @@ static void test_scale_hundred_thousand_element_shape(void **state) {
   gen_add(&g, "op A { shape y = [");
   for (int i = 0; i < COUNT; i++) gen_add(&g, "%sdim(x, %d)", i ? ", " : "", i);
   gen_add(&g, "]; }");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_expr *e = item_at(op_at(p, 0), 0)->expr->args;
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_expr *e = pt_item_at(pt_op_at(p, 0), 0)->expr->args;
   size_t n = 0;
   for (; e; e = e->next) n++;
   assert_int_equal(n, COUNT);
@@ -1193,9 +1073,9 @@ static void test_scale_hundred_thousand_items(void **state) {
   gen_add(&g, "op A {\n");
   for (int i = 0; i < COUNT; i++) gen_add(&g, "  attr a%d: int = %d;\n", i, i);
   gen_add(&g, "}\n");
-  parsed *p = parse_gen(state, &g);
-  expect_clean(p);
-  og_ast_item *it = op_at(p, 0)->items;
+  pt_parsed *p = parse_gen(state, &g);
+  pt_expect_clean(p);
+  og_ast_item *it = pt_op_at(p, 0)->items;
   size_t n = 0;
   for (; it; it = it->next) n++;
   assert_int_equal(n, COUNT);
@@ -1208,7 +1088,7 @@ static void test_scale_too_deep_nesting_is_a_clean_error(void **state) {
   gen_repeat(&g, '[', DEPTH);
   gen_repeat(&g, ']', DEPTH);
   gen_add(&g, "; }\nop B { }\n");
-  parsed *p = parse_gen(state, &g);
+  pt_parsed *p = parse_gen(state, &g);
   assert_int_equal(p->diags.count, 1);
   assert_int_equal(p->diag.errors, 1);
   assert_non_null(strstr(p->diags.lines[0], "t.op:1:"));
@@ -1216,7 +1096,7 @@ static void test_scale_too_deep_nesting_is_a_clean_error(void **state) {
                          ": error: nested too deeply (parser stack limit of "));
 }
 
-#define T(fn) cmocka_unit_test_teardown(fn, teardown)
+#define T(fn) cmocka_unit_test_teardown(fn, pt_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

@@ -510,6 +510,20 @@ static void prefix_defaults_to_file_name(void **state) {
   tu_diags_free(&d);
 }
 
+/* Under a Latin-1 locale <ctype.h> calls 0xE9 and 0xC9 letters; a C
+ * prefix must stay ASCII. */
+static void prefix_from_file_name_is_ascii_in_any_locale(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  tu_latin1_locale();
+  og_model *m = tu_compile("Caf\xe9\xc9.op", "op A {}\n", &d);
+  tu_c_locale();
+  assert_non_null(m);
+  assert_string_equal(m->ops[0]->package, "caf__");
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
 static void deprecated_twice(void **state) {
   (void)state;
   tu_expect_error(OP("  deprecated 1 \"a\";\n  deprecated 2 \"b\";\n"),
@@ -568,6 +582,44 @@ static void shape_expression_kinds(void **state) {
                      "  shape y = attr(n);\n"),
                   "5:18: error: attr 'n' has type int, but a shape is needed "
                   "here");
+}
+
+/* An attr whose declaration was already reported stays quiet in shape
+ * statements: no claim about the type it never got. */
+static void shape_attr_with_bad_declaration_draws_no_follow_on(void **state) {
+  (void)state;
+  tu_expect_error(OP("  attr s: integer;\n  output y: float;\n"
+                     "  shape y = attr(s);\n"),
+                  "2:11: error: attr 's': unknown attr type 'integer' "
+                  "(expected string, int, float, bool, type, shape, tensor, "
+                  "func, list(...), a type set or a {...} set)");
+  tu_expect_error(OP("  attr n: list(list(int));\n  output y: float;\n"
+                     "  shape y = [attr(n)];\n"),
+                  "2:16: error: attr 'n': list(list(...)) is not allowed; "
+                  "lists do not nest");
+  tu_expect_error(OP("  attr s: string;\n  output y: float;\n"
+                     "  shape y = [attr(s)];\n"),
+                  "4:19: error: attr 's' has type string, but an int is "
+                  "needed here");
+}
+
+static void shape_function_arity_names_what_was_found(void **state) {
+  (void)state;
+  tu_expect_error(OP("  input x: float;\n  output y: float;\n"
+                     "  shape y = [dim(x, 0, 1)];\n"),
+                  "4:14: error: dim() takes an input and a dimension index, "
+                  "found 3 arguments");
+  tu_expect_error(OP("  input x: float;\n  require same(x);\n"),
+                  "3:11: error: same() takes two or more shapes, found 1 "
+                  "argument");
+  tu_expect_error(OP("  attr s: shape;\n  output y: float;\n"
+                     "  shape y = attr();\n"),
+                  "4:13: error: attr() takes one attr name, found 0 "
+                  "arguments");
+  tu_expect_error(OP("  attr s: shape;\n  output y: float;\n"
+                     "  shape y = attr(1);\n"),
+                  "4:18: error: attr() takes the name of an attr, not an "
+                  "expression");
 }
 
 static void every_shape_form_resolves(void **state) {
@@ -677,6 +729,7 @@ int main(void) {
       cmocka_unit_test(keywords_are_names),
       cmocka_unit_test(docs_flags_and_deprecation),
       cmocka_unit_test(prefix_defaults_to_file_name),
+      cmocka_unit_test(prefix_from_file_name_is_ascii_in_any_locale),
       cmocka_unit_test(deprecated_twice),
       cmocka_unit_test(ops_are_sorted_by_name),
       cmocka_unit_test(shape_names_unknown_output),
@@ -684,6 +737,8 @@ int main(void) {
       cmocka_unit_test(shape_given_twice),
       cmocka_unit_test(shape_fn_excludes_statements),
       cmocka_unit_test(shape_expression_kinds),
+      cmocka_unit_test(shape_attr_with_bad_declaration_draws_no_follow_on),
+      cmocka_unit_test(shape_function_arity_names_what_was_found),
       cmocka_unit_test(every_shape_form_resolves),
       cmocka_unit_test(errors_come_in_source_order),
       cmocka_unit_test(out_of_range_literals_are_errors),

@@ -740,6 +740,43 @@ static void format_float_round_trips(void **state) {
   assert_string_equal(og_format_float(NAN, buf), "nan");
 }
 
+/* The .op text and the pbtxt reader stay in the C locale whatever the
+ * host program set: "1.5" (not "1,5"), "INF" in a Turkish locale, and
+ * ASCII-only names and packages in a Latin-1 one. */
+static void import_ignores_the_locale(void **state) {
+  (void)state;
+  char buf[32];
+  pb_fixture f;
+  og_arena a;
+  og_arena_init(&a);
+  tu_comma_locale();
+  og_format_float(1.5, buf);
+  og_pb_node *root = pb_parse(&f, "f: 1.5 f: -2.5e-3");
+  tu_c_locale();
+  assert_string_equal(buf, "1.5");
+  assert_non_null(root);
+  assert_true(field_at(root, 0)->f == 1.5);
+  assert_true(field_at(root, 1)->f == -2.5e-3);
+  pb_done(&f);
+  tu_turkish_locale();
+  root = pb_parse(&f, "f: INF f: -INFINITY f: NAN");
+  const char *snake = og_tf_snake_case(&a, "IdentityN");
+  tu_c_locale();
+  assert_non_null(root);
+  double v[3];
+  for (size_t i = 0; i < 3; i++) assert_true(og_pb_float(field_at(root, i), &v[i]));
+  assert_true(isinf(v[0]) && v[0] > 0);
+  assert_true(isinf(v[1]) && v[1] < 0);
+  assert_true(isnan(v[2]));
+  assert_string_equal(snake, "identity_n");
+  pb_done(&f);
+  tu_latin1_locale();
+  const char *package = og_tf_package_name(&a, "Caf\xe9\xc9.pbtxt");
+  tu_c_locale();
+  assert_string_equal(package, "caf__");
+  og_arena_free(&a);
+}
+
 static og_arg hand_arg(const char *name, const char *type_attr, og_dtype dt) {
   og_arg a = {.name = name, .description = "", .type = dt,
               .type_attr = type_attr, .number_attr = "", .type_list_attr = ""};
@@ -1276,6 +1313,7 @@ int main(void) {
       cmocka_unit_test(snake_case_follows_tensorflow),
       cmocka_unit_test(package_name_is_the_sanitized_base_name),
       cmocka_unit_test(format_float_round_trips),
+      cmocka_unit_test(import_ignores_the_locale),
       cmocka_unit_test(emit_writes_hand_built_model),
       cmocka_unit_test(emit_writes_every_construct),
       cmocka_unit_test(emit_escapes_strings),

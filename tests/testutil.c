@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,3 +102,33 @@ const char *tu_corpus(const char *name) {
            name);
   return access(path, R_OK) == 0 ? path : NULL;
 }
+
+static bool try_locale(int category, const char *const *names) {
+  for (; *names; names++)
+    if (setlocale(category, *names)) return true;
+  setlocale(category, "C");
+  return false;
+}
+
+bool tu_comma_locale(void) {
+  static const char *const names[] = {
+      "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8",
+      "nl_NL.UTF-8", "ru_RU.UTF-8", "de_DE",      "fr_FR",
+      NULL};
+  return try_locale(LC_NUMERIC, names);
+}
+
+bool tu_latin1_locale(void) {
+  static const char *const names[] = {
+      "de_DE.ISO-8859-1", "de_DE.iso88591", "en_US.ISO-8859-1",
+      "en_US.iso88591",   "fr_FR.ISO-8859-1", "de_DE", NULL};
+  return try_locale(LC_CTYPE, names);
+}
+
+bool tu_turkish_locale(void) {
+  static const char *const names[] = {"tr_TR.ISO-8859-9", "tr_TR.iso88599",
+                                      "tr_TR", NULL};
+  return try_locale(LC_CTYPE, names);
+}
+
+void tu_c_locale(void) { setlocale(LC_ALL, "C"); }

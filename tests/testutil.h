@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 /* cmocka.h needs the three headers above first. */
@@ -36,6 +37,17 @@ void tu_expect_error_at(const char *file, int line, const char *text,
                         const char *expected);
 /* Asserts that `text` compiles without errors; returns the model. */
 og_model *tu_expect_ok(const char *text);
+
+/* Locale independence: switch the process to a locale where numbers are
+ * written "1,5" (LC_NUMERIC), bytes >= 0x80 are letters (LC_CTYPE,
+ * Latin-1) or 'I' does not lower-case to 'i' (LC_CTYPE, Turkish), and
+ * true; false, staying in "C", when this system has no such locale (a test
+ * then checks the same results under "C"; set LOCPATH to a directory made
+ * by localedef to run it for real). tu_c_locale() goes back to "C". */
+bool tu_comma_locale(void);
+bool tu_latin1_locale(void);
+bool tu_turkish_locale(void);
+void tu_c_locale(void);
 
 /* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
 char *tu_read_file(const char *path, size_t *len);

@@ -64,6 +64,38 @@ typedef struct opr_attr_value {
   } u;
 } opr_attr_value;
 
+/* Value constructors, for generated wrappers and hand-written calls. A
+ * NULL string, func or tensor is "not given" (the default applies). */
+static inline opr_attr_value opr_attr_cstring(opr_attr_kind kind,
+                                              const char *s) {
+  opr_attr_value v = {.kind = OPR_ATTR_UNSET};
+  if (!s) return v;
+  v.kind = kind;
+  if (kind == OPR_ATTR_FUNC) {
+    v.u.func = s;
+  } else {
+    size_t n = 0;
+    while (s[n]) n++;
+    v.u.s.ptr = s;
+    v.u.s.len = n;
+  }
+  return v;
+}
+
+static inline opr_attr_value opr_attr_tensor(const opr_tensor *t) {
+  opr_attr_value v = {.kind = t ? OPR_ATTR_TENSOR : OPR_ATTR_UNSET};
+  v.u.tensor = t;
+  return v;
+}
+
+static inline opr_attr_value opr_attr_list(opr_attr_kind kind,
+                                           const void *items, size_t count) {
+  opr_attr_value v = {.kind = kind, .is_list = true};
+  v.u.list.count = count;
+  v.u.list.items = items;
+  return v;
+}
+
 /* An attr given by name, for the generic entry point. */
 typedef struct opr_named_attr {
   const char *name;

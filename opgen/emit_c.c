@@ -1,0 +1,123 @@
+/* The C generation driver: groups ops by spec file, checks what only C
+ * can get wrong (prefixes and identifiers that collide), and renders
+ * three files per spec file. */
+#include "emit_c.h"
+
+#include "emit_c_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Spec files in order of first appearance in the (sorted) model. */
+static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
+  og_c_file *files = og_arena_array(arena, m->nops ? m->nops : 1, sizeof *files);
+  size_t n = 0;
+  for (size_t i = 0; i < m->nops; i++) {
+    const og_op *op = m->ops[i];
+    size_t f = 0;
+    while (f < n && strcmp(files[f].ops[0]->pos.file, op->pos.file) != 0) f++;
+    if (f == n) {
+      files[n].arena = arena;
+      files[n].spec = base_name(op->pos.file);
+      files[n].prefix = op->package;
+      files[n].ops = og_arena_array(arena, m->nops, sizeof *files[n].ops);
+      n++;
+    }
+    files[f].ops[files[f].nops++] = op;
+  }
+  *out = files;
+  return n;
+}
+
+static bool check_prefixes(const og_c_file *files, size_t n, og_diag *diag) {
+  bool ok = true;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(files[i].prefix, files[j].prefix) == 0) {
+        og_diag_report(diag, OG_SEV_ERROR, files[i].ops[0]->pos,
+                       "spec files '%s' and '%s' both generate C names with "
+                       "the prefix '%s'; give one of them another package",
+                       files[j].ops[0]->pos.file, files[i].ops[0]->pos.file,
+                       files[i].prefix);
+        ok = false;
+      }
+  return ok;
+}
+
+typedef struct name_set {
+  const char **names;
+  const og_op **owners;
+  size_t count, cap;
+} name_set;
+
+/* Records a generated identifier; reports it if another op or argument
+ * already produced it. */
+static bool claim(name_set *s, og_diag *diag, const og_op *op,
+                  const char *name) {
+  for (size_t i = 0; i < s->count; i++) {
+    if (strcmp(s->names[i], name) != 0) continue;
+    og_diag_report(diag, OG_SEV_ERROR, op->pos,
+                   "op '%s' would generate the C name '%s', which op '%s' "
+                   "already uses; rename one of them",
+                   op->name, name, s->owners[i]->name);
+    return false;
+  }
+  s->names = og_xgrow(s->names, &s->cap, s->count + 1, sizeof *s->names);
+  s->owners = realloc(s->owners, s->cap * sizeof *s->owners);
+  if (!s->owners) abort();
+  s->names[s->count] = name;
+  s->owners[s->count++] = op;
+  return true;
+}
+
+static bool check_names(const og_c_file *f, og_diag *diag) {
+  static const char *const suffixes[] = {"", "_attrs", "_def", "_kernel",
+                                         "_register_kernel", "_check",
+                                         "_state"};
+  name_set global = {0};
+  bool ok = claim(&global, diag, f->ops[0],
+                  og_arena_printf(f->arena, "%s_register_ops", f->prefix));
+  for (size_t i = 0; i < f->nops; i++) {
+    const og_op *op = f->ops[i];
+    const char *name = og_c_op_name(f, op);
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++)
+      ok = claim(&global, diag, op, og_arena_printf(f->arena, "%s%s", name,
+                                                    suffixes[k])) && ok;
+    name_set params = {0};
+    og_c_params p = og_c_wrapper_params(f, op);
+    for (size_t k = 0; k < p.count; k++)
+      ok = claim(&params, diag, op, p.names[k]) && ok;
+    free(params.names);
+    free(params.owners);
+  }
+  free(global.names);
+  free(global.owners);
+  return ok;
+}
+
+bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
+               og_diag *diag) {
+  og_arena arena;
+  og_arena_init(&arena);
+  og_c_file *files;
+  size_t n = group_files(&arena, m, &files);
+  bool ok = check_prefixes(files, n, diag);
+  for (size_t i = 0; i < n; i++) ok = check_names(&files[i], diag) && ok;
+  for (size_t i = 0; ok && i < n; i++) {
+    const og_c_file *f = &files[i];
+    const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
+    og_emit_c_header(f, og_outputs_add(out, og_arena_printf(
+                            &arena, "%s%s%s_ops.h", dir, sep, f->prefix)));
+    og_emit_c_source(f, og_outputs_add(out, og_arena_printf(
+                            &arena, "%s%s%s_ops.c", dir, sep, f->prefix)));
+    og_emit_c_kernels(f, og_outputs_add(out, og_arena_printf(
+                             &arena, "%s%s%s_kernels.h", dir, sep, f->prefix)));
+  }
+  og_arena_free(&arena);
+  return ok;
+}

@@ -1,0 +1,18 @@
+/* C code generation: per spec file, a public header of typed wrappers, a
+ * source with the const op tables, checks, wrappers and the register
+ * function, and a header for kernel authors. */
+#ifndef OPGEN_EMIT_C_H
+#define OPGEN_EMIT_C_H
+
+#include "diag.h"
+#include "model.h"
+#include "outputs.h"
+
+/* Renders the C files of every spec file of `m` into `out`, paths under
+ * `dir`. Problems that only code generation can find (two files with one
+ * prefix, names that collide in C) are reported to `diag`; returns false
+ * if there was any. */
+bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
+               og_diag *diag);
+
+#endif

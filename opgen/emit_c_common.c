@@ -1,0 +1,294 @@
+/* Naming and spelling rules shared by the C emitters. */
+#include "emit_c_internal.h"
+
+#include "tf_import.h" /* og_tf_snake_case */
+#include "version.h"
+
+#include <ctype.h>
+#include <string.h>
+
+const char *og_c_op_name(const og_c_file *f, const og_op *op) {
+  return og_arena_printf(f->arena, "%s_%s", f->prefix,
+                         og_tf_snake_case(f->arena, op->name));
+}
+
+const char *og_c_upper(const og_c_file *f, const char *s) {
+  char *u = og_arena_strdup(f->arena, s);
+  for (char *p = u; *p; p++) *p = (char)toupper((unsigned char)*p);
+  return u;
+}
+
+/* C keywords and the fixed parameter names of generated functions. */
+static const char *const reserved[] = {
+    "auto",     "break",    "case",     "char",   "const",    "continue",
+    "default",  "do",       "double",   "else",   "enum",     "extern",
+    "float",    "for",      "goto",     "if",     "inline",   "int",
+    "long",     "register", "restrict", "return", "short",    "signed",
+    "sizeof",   "static",   "struct",   "switch", "typedef",  "union",
+    "unsigned", "void",     "volatile", "while",  "bool",     "true",
+    "false",    "ctx",      "attrs",
+};
+
+const char *og_c_ident(const og_c_file *f, const char *name) {
+  for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+    if (strcmp(name, reserved[i]) == 0)
+      return og_arena_printf(f->arena, "%s_", name);
+  return name;
+}
+
+const char *og_c_file_name(const og_c_file *f, const char *suffix) {
+  return og_arena_printf(f->arena, "%s%s", f->prefix, suffix);
+}
+
+bool og_c_attr_required(const og_attr *a) {
+  return !a->inferred && !a->default_value;
+}
+
+bool og_c_attr_optional(const og_attr *a) {
+  return !a->inferred && a->default_value;
+}
+
+bool og_c_has_attrs_struct(const og_op *op) {
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (og_c_attr_optional(&op->attrs[i])) return true;
+  return false;
+}
+
+bool og_c_attr_is_enum(const og_attr *a) {
+  return a->type.kind == OG_ATTR_STRING && !a->type.is_list && a->allowed;
+}
+
+/* The enumerator suffix for a string value: upper case, anything but
+ * letters and digits as '_'. */
+static char *enum_suffix(og_arena *arena, const og_bytes *v) {
+  if (v->len == 0) return og_arena_strdup(arena, "EMPTY");
+  char *s = og_arena_strndup(arena, v->ptr, v->len);
+  for (char *p = s; *p; p++)
+    *p = isalnum((unsigned char)*p) && !((unsigned char)*p & 0x80)
+             ? (char)toupper((unsigned char)*p)
+             : '_';
+  return s;
+}
+
+const char *og_c_enumerator(const og_c_file *f, const og_op *op,
+                            const og_attr *a, size_t i) {
+  const og_value *items = a->allowed->u.list.items;
+  const char *base = og_c_upper(
+      f, og_arena_printf(f->arena, "%s_%s", og_c_op_name(f, op), a->name));
+  const char *suffix = enum_suffix(f->arena, &items[i].u.s);
+  /* Two values that spell the same suffix ('a b', 'a-b') get the index. */
+  for (size_t j = 0; j < a->allowed->u.list.count; j++)
+    if (j != i && strcmp(enum_suffix(f->arena, &items[j].u.s), suffix) == 0)
+      return og_arena_printf(f->arena, "%s_%s_%zu", base, suffix, i);
+  return og_arena_printf(f->arena, "%s_%s", base, suffix);
+}
+
+static const char *scalar_ctype(og_attr_kind k) {
+  switch (k) {
+  case OG_ATTR_STRING: return "const char *";
+  case OG_ATTR_INT: return "int64_t";
+  case OG_ATTR_FLOAT: return "float";
+  case OG_ATTR_BOOL: return "bool";
+  case OG_ATTR_TYPE: return "opr_dtype";
+  case OG_ATTR_SHAPE: return "opr_shape";
+  case OG_ATTR_TENSOR: return "const opr_tensor *";
+  case OG_ATTR_FUNC: return "const char *";
+  }
+  return "void *";
+}
+
+const char *og_c_attr_ctype(const og_c_file *f, const og_op *op,
+                            const og_attr *a) {
+  if (og_c_attr_is_enum(a))
+    return og_arena_printf(f->arena, "%s_%s", og_c_op_name(f, op), a->name);
+  if (a->type.is_list && a->type.kind == OG_ATTR_STRING) return "opr_str";
+  return scalar_ctype(a->type.kind);
+}
+
+const char *og_c_attr_kind(og_attr_kind k) {
+  static const char *const names[] = {
+      [OG_ATTR_STRING] = "OPR_ATTR_STRING", [OG_ATTR_INT] = "OPR_ATTR_INT",
+      [OG_ATTR_FLOAT] = "OPR_ATTR_FLOAT",   [OG_ATTR_BOOL] = "OPR_ATTR_BOOL",
+      [OG_ATTR_TYPE] = "OPR_ATTR_TYPE",     [OG_ATTR_SHAPE] = "OPR_ATTR_SHAPE",
+      [OG_ATTR_TENSOR] = "OPR_ATTR_TENSOR", [OG_ATTR_FUNC] = "OPR_ATTR_FUNC",
+  };
+  return names[k];
+}
+
+bool og_c_arg_is_list(const og_arg *arg) {
+  return arg->number_attr[0] || arg->type_list_attr[0];
+}
+
+int og_c_attr_index(const og_op *op, const char *name) {
+  for (size_t i = 0; name[0] && i < op->nattrs; i++)
+    if (strcmp(op->attrs[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+void og_c_string(og_writer *w, const char *s, size_t len) {
+  og_w_puts(w, "\"");
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') og_w_printf(w, "\\%c", c);
+    else if (c == '\n') og_w_puts(w, "\\n");
+    else if (c == '?' && i > 0 && s[i - 1] == '?') og_w_puts(w, "\\?");
+    else if (c < 0x20 || c == 0x7f) og_w_printf(w, "\\%03o", c);
+    else og_w_write(w, (const char *)&s[i], 1);
+  }
+  og_w_puts(w, "\"");
+}
+
+/* Writes one comment line (after `pad` spaces), escaping a comment
+ * terminator. */
+static void doc_line(og_writer *w, size_t pad, const char *p, size_t n) {
+  og_w_puts(w, n ? " * " : " *");
+  for (size_t i = 0; i < pad; i++) og_w_puts(w, " ");
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] == '*' && i + 1 < n && p[i + 1] == '/') { /* would close it */
+      og_w_puts(w, "* /");
+      i++;
+    } else {
+      og_w_write(w, &p[i], 1);
+    }
+  }
+  og_w_newline(w);
+}
+
+enum { DOC_WIDTH = 76 };
+
+/* Lines longer than DOC_WIDTH wrap at a space; continuations are indented
+ * two more than the line they continue. */
+void og_c_doc_lines(og_writer *w, const char *text) {
+  const char *p = text;
+  while (*p) {
+    size_t n = strcspn(p, "\n"), min = strspn(p, " "), pad = 0;
+    while (pad + n > DOC_WIDTH) {
+      size_t cut = DOC_WIDTH - pad;
+      while (cut > min && p[cut] != ' ') cut--;
+      if (cut <= min) break; /* one long word: leave it whole */
+      doc_line(w, pad, p, cut);
+      pad = pad ? pad : min + 2;
+      p += cut + 1;
+      n -= cut + 1;
+      min = 0;
+    }
+    doc_line(w, pad, p, n);
+    p += n;
+    if (*p) p++;
+  }
+}
+
+void og_c_dtype_set(og_writer *w, og_dtype_set set) {
+  if (!set) {
+    og_w_puts(w, "0");
+    return;
+  }
+  size_t n = 0;
+  og_w_indent(w);
+  for (int dt = 1; dt < OG_DT_COUNT; dt++) {
+    if (!(set & OG_DTYPE_BIT(dt))) continue;
+    og_w_printf(w, "%sOPR_DTYPE_BIT(OPR_DT_%s)",
+                n == 0 ? "" : n % 2 ? " | " : " |\n", og_dtype_enum_id((og_dtype)dt));
+    n++;
+  }
+  og_w_dedent(w);
+}
+
+void og_c_banner(og_writer *w, const og_c_file *f, const char *what) {
+  og_w_line(w, "/* %s", what);
+  og_w_line(w, " *");
+  og_w_line(w, " * Generated by opgen %s from %s. Do not edit: change the spec",
+            OPGEN_VERSION, f->spec);
+  og_w_line(w, " * and regenerate. */");
+}
+
+static void add_param(const og_c_file *f, og_c_params *p, size_t *cap,
+                      const char *decl, const char *name) {
+  if (p->count == *cap) {
+    size_t n = *cap ? *cap * 2 : 8;
+    const char **decls = og_arena_array(f->arena, n, sizeof *decls);
+    const char **names = og_arena_array(f->arena, n, sizeof *names);
+    if (p->count) {
+      memcpy(decls, p->decls, p->count * sizeof *decls);
+      memcpy(names, p->names, p->count * sizeof *names);
+    }
+    p->decls = decls, p->names = names, *cap = n;
+  }
+  p->decls[p->count] = decl;
+  p->names[p->count++] = name;
+}
+
+/* A list parameter is a pointer and a count. */
+static void add_list_param(const og_c_file *f, og_c_params *p, size_t *cap,
+                           const char *elem, const char *name) {
+  add_param(f, p, cap, og_arena_printf(f->arena, "%s*%s", elem, name), name);
+  const char *count = og_arena_printf(f->arena, "%s_count", name);
+  add_param(f, p, cap, og_arena_printf(f->arena, "size_t %s", count), count);
+}
+
+static const char *with_space(const og_c_file *f, const char *type) {
+  size_t n = strlen(type);
+  return n && type[n - 1] == '*' ? type
+                                 : og_arena_printf(f->arena, "%s ", type);
+}
+
+const char *og_c_list_elem(const og_c_file *f, const char *type) {
+  type = with_space(f, type);
+  return strncmp(type, "const ", 6) == 0
+             ? og_arena_printf(f->arena, "%sconst ", type)
+             : og_arena_printf(f->arena, "const %s", type);
+}
+
+og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op) {
+  og_c_params p = {0};
+  size_t cap = 0;
+  add_param(f, &p, &cap, "opr_context *ctx", "ctx");
+  for (size_t i = 0; i < op->ninputs; i++) {
+    const char *name = og_c_ident(f, op->inputs[i].name);
+    if (og_c_arg_is_list(&op->inputs[i]))
+      add_list_param(f, &p, &cap, "const opr_tensor *const ", name);
+    else
+      add_param(f, &p, &cap,
+                og_arena_printf(f->arena, "const opr_tensor *%s", name), name);
+  }
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (!og_c_attr_required(a)) continue;
+    const char *name = og_c_ident(f, a->name);
+    const char *type = with_space(f, og_c_attr_ctype(f, op, a));
+    if (a->type.is_list)
+      add_list_param(f, &p, &cap, og_c_list_elem(f, type), name);
+    else
+      add_param(f, &p, &cap, og_arena_printf(f->arena, "%s%s", type, name),
+                name);
+  }
+  if (og_c_has_attrs_struct(op))
+    add_param(f, &p, &cap,
+              og_arena_printf(f->arena, "const %s_attrs *attrs",
+                              og_c_op_name(f, op)),
+              "attrs");
+  for (size_t i = 0; i < op->noutputs; i++) {
+    const char *name = og_c_ident(f, op->outputs[i].name);
+    if (og_c_arg_is_list(&op->outputs[i]))
+      add_list_param(f, &p, &cap, "opr_tensor *", name);
+    else
+      add_param(f, &p, &cap, og_arena_printf(f->arena, "opr_tensor **%s", name),
+                name);
+  }
+  return p;
+}
+
+void og_c_signature(og_writer *w, const char *ret, const char *name,
+                    const og_c_params *p, const char *end) {
+  size_t len = strlen(ret) + 1 + strlen(name) + 1 + strlen(end) + 1;
+  for (size_t i = 0; i < p->count; i++) len += strlen(p->decls[i]) + 2;
+  og_w_printf(w, "%s %s(", ret, name);
+  size_t column = strlen(ret) + 1 + strlen(name) + 1;
+  for (size_t i = 0; i < p->count; i++) {
+    if (i) og_w_puts(w, len > 80 ? ",\n" : ", ");
+    if (i && len > 80)
+      for (size_t c = 0; c < column; c++) og_w_puts(w, " ");
+    og_w_puts(w, p->decls[i]);
+  }
+  og_w_line(w, ")%s", end);
+}

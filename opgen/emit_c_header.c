@@ -1,0 +1,195 @@
+/* The public header of a spec file: enums, attrs structs with their
+ * defaults, and one typed wrapper per op, documented from the spec. */
+#include "emit_c_internal.h"
+
+#include "value_text.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *arg_type_text(const og_c_file *f, const og_arg *arg) {
+  const char *elem = arg->type ? og_dtype_name(arg->type)
+                     : arg->type_attr[0] ? arg->type_attr
+                                         : arg->type_list_attr;
+  const char *text =
+      arg->number_attr[0]
+          ? og_arena_printf(f->arena, "%s * %s", arg->number_attr, elem)
+          : elem;
+  return arg->is_ref ? og_arena_printf(f->arena, "Ref(%s)", text) : text;
+}
+
+/* "int >= 0, default 0" and the like. */
+static const char *attr_text(const og_c_file *f, const og_attr *a) {
+  og_writer t;
+  og_writer_init(&t);
+  og_w_puts(&t, og_attr_type_name(a->type));
+  if (a->allowed) {
+    og_w_puts(&t, " in ");
+    og_allowed_write(&t, a->allowed);
+  }
+  if (a->has_minimum) og_w_printf(&t, " >= %lld", (long long)a->minimum);
+  if (a->inferred) og_w_puts(&t, ", inferred from the inputs");
+  else if (a->default_value) {
+    og_w_puts(&t, ", default ");
+    og_value_write(&t, a->default_value);
+  }
+  else og_w_puts(&t, ", required");
+  const char *s = og_arena_strndup(f->arena, t.buf ? t.buf : "", t.len);
+  og_writer_free(&t);
+  return s;
+}
+
+static void doc_item(og_writer *t, const char *name, const char *what,
+                     const char *description) {
+  og_w_printf(t, "  %s: %s.", name, what);
+  if (description[0]) og_w_printf(t, " %s", description);
+  og_w_newline(t);
+}
+
+static void doc_args(og_writer *t, const og_c_file *f, const char *title,
+                     const og_arg *args, size_t n) {
+  if (n) og_w_line(t, "%s:", title);
+  for (size_t i = 0; i < n; i++)
+    doc_item(t, args[i].name, arg_type_text(f, &args[i]), args[i].description);
+}
+
+/* The wrapper's comment: summary, description, then every argument. */
+static void op_doc(og_writer *w, const og_c_file *f, const og_op *op) {
+  og_writer t;
+  og_writer_init(&t);
+  og_w_printf(&t, "%s%s%s\n", op->name, op->summary[0] ? ": " : "",
+              op->summary);
+  if (op->description[0]) og_w_printf(&t, "\n%s\n", op->description);
+  if (op->ninputs + op->nattrs + op->noutputs) og_w_newline(&t);
+  doc_args(&t, f, "Inputs", op->inputs, op->ninputs);
+  if (op->nattrs) og_w_line(&t, "Attrs:");
+  for (size_t i = 0; i < op->nattrs; i++)
+    doc_item(&t, op->attrs[i].name, attr_text(f, &op->attrs[i]),
+             op->attrs[i].description);
+  doc_args(&t, f, "Outputs", op->outputs, op->noutputs);
+  if (op->deprecated)
+    og_w_printf(&t, "\nDeprecated since version %d: %s\n",
+                (int)op->deprecation_version, op->deprecation_explanation);
+  while (t.len && t.buf[t.len - 1] == '\n') t.buf[--t.len] = '\0';
+  og_w_line(w, "/*");
+  og_c_doc_lines(w, t.buf);
+  og_w_line(w, " */");
+  og_writer_free(&t);
+}
+
+static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
+                      const og_attr *a) {
+  const char *type = og_c_attr_ctype(f, op, a);
+  og_w_line(w, "/* The values of %s's attr '%s'. */", op->name, a->name);
+  og_w_line(w, "typedef enum %s {", type);
+  og_w_indent(w);
+  for (size_t i = 0; i < a->allowed->u.list.count; i++) {
+    const og_bytes *v = &a->allowed->u.list.items[i].u.s;
+    og_w_printf(w, "%s, /* ", og_c_enumerator(f, op, a, i));
+    og_c_string(w, v->ptr, v->len);
+    og_w_line(w, " */");
+  }
+  og_w_dedent(w);
+  og_w_line(w, "} %s;", type);
+  og_w_newline(w);
+}
+
+static void struct_field(og_writer *w, const og_c_file *f, const og_op *op,
+                         const og_attr *a) {
+  const char *name = og_c_ident(f, a->name);
+  const char *type = og_c_attr_ctype(f, op, a);
+  og_w_line(w, "/* %s%s%s */", attr_text(f, a),
+            a->description[0] ? ". " : "", a->description);
+  if (a->type.is_list) {
+    og_w_line(w, "%s*%s;", og_c_list_elem(f, type), name);
+    og_w_line(w, "size_t %s_count;", name);
+  } else {
+    size_t n = strlen(type);
+    og_w_line(w, "%s%s%s;", type, n && type[n - 1] == '*' ? "" : " ", name);
+  }
+}
+
+static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  og_c_default_decls(w, f, op);
+  og_w_line(w, "/* The optional attrs of %s; NULL means all defaults. */",
+            op->name);
+  og_w_line(w, "typedef struct %s_attrs {", name);
+  og_w_indent(w);
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (og_c_attr_optional(&op->attrs[i]))
+      struct_field(w, f, op, &op->attrs[i]);
+  og_w_dedent(w);
+  og_w_line(w, "} %s_attrs;", name);
+  og_w_newline(w);
+  og_w_line(w, "/* The defaults of the spec. */");
+  og_w_printf(w, "#define %s_ATTRS_DEFAULT {", og_c_upper(f, name));
+  bool first = true;
+  for (size_t i = 0; i < op->nattrs; i++) {
+    if (!og_c_attr_optional(&op->attrs[i])) continue;
+    og_w_puts(w, first ? "" : ", ");
+    og_c_field_default(w, f, op, &op->attrs[i]);
+    first = false;
+  }
+  og_w_line(w, "}");
+  og_w_newline(w);
+}
+
+static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  og_w_line(w, "/* ---- %s ---- */", op->name);
+  og_w_newline(w);
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (og_c_attr_is_enum(&op->attrs[i]))
+      enum_decl(w, f, op, &op->attrs[i]);
+  if (og_c_has_attrs_struct(op)) attrs_struct(w, f, op);
+  og_w_line(w, "/* The registration table of %s. */", op->name);
+  og_w_line(w, "extern const opr_op_def %s_def;", name);
+  og_w_newline(w);
+  op_doc(w, f, op);
+  og_c_params p = og_c_wrapper_params(f, op);
+  og_c_signature(w, "opr_status", name, &p, ";");
+  og_w_newline(w);
+}
+
+/* True when a default needs INFINITY or NAN from <math.h>. */
+static bool needs_math(const og_c_file *f) {
+  for (size_t i = 0; i < f->nops; i++)
+    for (size_t j = 0; j < f->ops[i]->nattrs; j++) {
+      const og_attr *a = &f->ops[i]->attrs[j];
+      const og_value *v = a->default_value;
+      if (og_c_attr_optional(a) && a->type.kind == OG_ATTR_FLOAT && v &&
+          !a->type.is_list && v->kind == OG_VAL_FLOAT && !isfinite(v->u.f))
+        return true;
+    }
+  return false;
+}
+
+void og_emit_c_header(const og_c_file *f, og_writer *w) {
+  const char *guard = og_c_upper(f, og_c_file_name(f, "_OPS_H"));
+  og_c_banner(w, f, og_arena_printf(f->arena, "%s: typed wrappers for the ops of %s.",
+                                    og_c_file_name(f, "_ops.h"), f->spec));
+  og_w_line(w, "#ifndef %s", guard);
+  og_w_line(w, "#define %s", guard);
+  og_w_newline(w);
+  og_w_line(w, "#include \"opr/opr.h\"");
+  og_w_newline(w);
+  if (needs_math(f)) og_w_line(w, "#include <math.h>");
+  og_w_line(w, "#include <stdbool.h>");
+  og_w_line(w, "#include <stddef.h>");
+  og_w_line(w, "#include <stdint.h>");
+  og_w_newline(w);
+  og_w_line(w, "#ifdef __cplusplus");
+  og_w_line(w, "extern \"C\" {");
+  og_w_line(w, "#endif");
+  og_w_newline(w);
+  og_w_line(w, "/* Registers every op of %s (idempotent). */", f->spec);
+  og_w_line(w, "opr_status %s_register_ops(void);", f->prefix);
+  og_w_newline(w);
+  for (size_t i = 0; i < f->nops; i++) op_decls(w, f, f->ops[i]);
+  og_w_line(w, "#ifdef __cplusplus");
+  og_w_line(w, "}");
+  og_w_line(w, "#endif");
+  og_w_newline(w);
+  og_w_line(w, "#endif /* %s */", guard);
+}

@@ -1,0 +1,95 @@
+/* Shared by the C emitters: one spec file's ops, and the naming and
+ * spelling rules of the generated C. */
+#ifndef OPGEN_EMIT_C_INTERNAL_H
+#define OPGEN_EMIT_C_INTERNAL_H
+
+#include "model.h"
+#include "writer.h"
+
+/* The ops of one spec file, sorted by name. */
+typedef struct og_c_file {
+  og_arena *arena;   /* scratch for names, freed after emitting */
+  const char *spec;  /* base name of the spec file, for banners */
+  const char *prefix;
+  const og_op **ops;
+  size_t nops;
+} og_c_file;
+
+void og_emit_c_header(const og_c_file *f, og_writer *w);
+void og_emit_c_source(const og_c_file *f, og_writer *w);
+void og_emit_c_kernels(const og_c_file *f, og_writer *w);
+
+/* "demo_zero_out": the prefix and the op's snake_case name. */
+const char *og_c_op_name(const og_c_file *f, const og_op *op);
+/* Upper-cased copy ("DEMO_ZERO_OUT"). */
+const char *og_c_upper(const og_c_file *f, const char *s);
+/* A spec name as a C identifier: itself, or with '_' appended when it is
+ * a C keyword or a name the generated function already uses. */
+const char *og_c_ident(const og_c_file *f, const char *name);
+/* "demo_ops.h" and friends. */
+const char *og_c_file_name(const og_c_file *f, const char *suffix);
+
+/* An attr is a wrapper parameter when the caller must give it (no
+ * default, not inferred), an attrs-struct field when it is optional, and
+ * absent from the wrapper when it is inferred. */
+bool og_c_attr_required(const og_attr *a);
+bool og_c_attr_optional(const og_attr *a);
+bool og_c_has_attrs_struct(const og_op *op);
+/* String attrs with allowed values become C enums. */
+bool og_c_attr_is_enum(const og_attr *a);
+/* Enumerator for allowed value i ("DEMO_PAD_MODE_REFLECT"). */
+const char *og_c_enumerator(const og_c_file *f, const og_op *op,
+                            const og_attr *a, size_t i);
+/* The C type of an attr (of one element for lists) in the wrapper API. */
+const char *og_c_attr_ctype(const og_c_file *f, const og_op *op,
+                            const og_attr *a);
+/* The pointee of a list of `type`, ready for a '*': "const int64_t ",
+ * "const opr_tensor *const ". */
+const char *og_c_list_elem(const og_c_file *f, const char *type);
+/* "OPR_ATTR_INT" ... */
+const char *og_c_attr_kind(og_attr_kind k);
+/* An input or output that is a list of tensors. */
+bool og_c_arg_is_list(const og_arg *arg);
+/* Index of the attr named `name`, or -1 ("" too). */
+int og_c_attr_index(const og_op *op, const char *name);
+
+/* The parameters of the op's typed wrapper, in order: ctx, inputs,
+ * required attrs, the attrs struct, outputs. */
+typedef struct og_c_params {
+  const char **decls; /* "const opr_tensor *to_zero" */
+  const char **names; /* "to_zero" */
+  size_t count;
+} og_c_params;
+og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op);
+/* `ret name(params)`, wrapped one parameter per line past 80 columns;
+ * ends with `end` (";" or " {"). */
+void og_c_signature(og_writer *w, const char *ret, const char *name,
+                    const og_c_params *p, const char *end);
+
+/* Defaults (emit_c_values.c). The arrays behind list and shape defaults
+ * are extern consts, declared in the public header (the attrs-struct
+ * initializer points at them) and defined in the source. */
+void og_c_default_decls(og_writer *w, const og_c_file *f, const og_op *op);
+void og_c_default_defs(og_writer *w, const og_c_file *f, const og_op *op);
+/* The attrs-struct initializer of an optional attr: ".x = 0" (lists:
+ * ".x = ..., .x_count = 2"). */
+void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
+                        const og_attr *a);
+/* The name of the static opr_attr_value holding attr a's default in the
+ * source (defined by og_c_default_defs). */
+const char *og_c_default_name(const og_c_file *f, const og_op *op,
+                              const og_attr *a);
+/* A C expression for one scalar value (a float as 1.5f, a type as
+ * OPR_DT_INT32, ...). */
+void og_c_scalar(og_writer *w, const og_value *v, og_attr_kind kind);
+
+/* Writes a C string literal, escaped. */
+void og_c_string(og_writer *w, const char *s, size_t len);
+/* Writes text as the lines of a comment block body (" * ..."). */
+void og_c_doc_lines(og_writer *w, const char *text);
+/* "OPR_DTYPE_BIT(OPR_DT_FLOAT) | ..." for a set, or "0". */
+void og_c_dtype_set(og_writer *w, og_dtype_set set);
+/* The banner every generated file starts with. */
+void og_c_banner(og_writer *w, const og_c_file *f, const char *what);
+
+#endif

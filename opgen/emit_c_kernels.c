@@ -1,0 +1,255 @@
+/* The kernel-author header of a spec file: typed access to a kernel's
+ * inputs, attrs and outputs, the types each type attr may take (to
+ * instantiate one body per type), and typed kernel registration. */
+#include "emit_c_internal.h"
+
+#include <string.h>
+
+static void accessor_head(og_writer *w, const char *ret, const char *name,
+                          const char *params) {
+  og_w_line(w, "static inline %s%s%s(%s) {", ret,
+            ret[strlen(ret) - 1] == '*' ? "" : " ", name, params);
+  og_w_indent(w);
+}
+
+static void accessor_end(og_writer *w) {
+  og_w_dedent(w);
+  og_w_line(w, "}");
+}
+
+static void input_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  for (size_t i = 0; i < op->ninputs; i++) {
+    const char *fn = og_arena_printf(f->arena, "%s_input_%s", name,
+                                     op->inputs[i].name);
+    if (!og_c_arg_is_list(&op->inputs[i])) {
+      accessor_head(w, "const opr_tensor *", fn, "const opr_kernel_ctx *k");
+      og_w_line(w, "return k->call->inputs[%zu].tensors[0];", i);
+      accessor_end(w);
+      continue;
+    }
+    accessor_head(w, "size_t", og_arena_printf(f->arena, "%s_count", fn),
+                  "const opr_kernel_ctx *k");
+    og_w_line(w, "return k->call->inputs[%zu].count;", i);
+    accessor_end(w);
+    accessor_head(w, "const opr_tensor *", fn,
+                  "const opr_kernel_ctx *k, size_t i");
+    og_w_line(w, "return k->call->inputs[%zu].tensors[i];", i);
+    accessor_end(w);
+  }
+}
+
+static void enum_accessor(og_writer *w, const og_c_file *f, const og_op *op,
+                          size_t index, const char *fn) {
+  const og_attr *a = &op->attrs[index];
+  const char *type = og_c_attr_ctype(f, op, a);
+  accessor_head(w, type, fn, "const opr_kernel_ctx *k");
+  og_w_line(w, "static const opr_str names[%zu] = {", a->allowed->u.list.count);
+  og_w_indent(w);
+  for (size_t i = 0; i < a->allowed->u.list.count; i++) {
+    const og_bytes *s = &a->allowed->u.list.items[i].u.s;
+    og_w_puts(w, "{");
+    og_c_string(w, s->ptr, s->len);
+    og_w_line(w, ", %zu},", s->len);
+  }
+  og_w_dedent(w);
+  og_w_line(w, "};");
+  og_w_line(w, "opr_str s = k->call->attrs[%zu].u.s;", index);
+  og_w_line(w, "for (size_t i = 1; i < %zu; i++)", a->allowed->u.list.count);
+  og_w_indent(w);
+  og_w_line(w, "if (s.len == names[i].len && memcmp(s.ptr, names[i].ptr, s.len) == 0)");
+  og_w_indent(w);
+  og_w_line(w, "return (%s)i;", type);
+  og_w_dedent(w);
+  og_w_dedent(w);
+  og_w_line(w, "return (%s)0; /* the check let only these values through */",
+            type);
+  accessor_end(w);
+}
+
+static void attr_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
+  static const char *const member[] = {
+      [OG_ATTR_STRING] = "s", [OG_ATTR_INT] = "i",      [OG_ATTR_FLOAT] = "f",
+      [OG_ATTR_BOOL] = "b",   [OG_ATTR_TYPE] = "type",  [OG_ATTR_SHAPE] = "shape",
+      [OG_ATTR_TENSOR] = "tensor", [OG_ATTR_FUNC] = "func"};
+  const char *name = og_c_op_name(f, op);
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    const char *fn = og_arena_printf(f->arena, "%s_attr_%s", name, a->name);
+    const char *type = og_c_attr_ctype(f, op, a);
+    if (og_c_attr_is_enum(a)) {
+      enum_accessor(w, f, op, i, fn);
+    } else if (a->type.is_list) {
+      accessor_head(w, "size_t", og_arena_printf(f->arena, "%s_count", fn),
+                    "const opr_kernel_ctx *k");
+      og_w_line(w, "return k->call->attrs[%zu].u.list.count;", i);
+      accessor_end(w);
+      accessor_head(w, og_arena_printf(f->arena, "%s*", og_c_list_elem(f, type)),
+                    fn, "const opr_kernel_ctx *k");
+      og_w_line(w, "return k->call->attrs[%zu].u.list.items;", i);
+      accessor_end(w);
+    } else {
+      if (a->type.kind == OG_ATTR_STRING) type = "opr_str";
+      accessor_head(w, type, fn, "const opr_kernel_ctx *k");
+      og_w_line(w, "return k->call->attrs[%zu].u.%s;", i, member[a->type.kind]);
+      accessor_end(w);
+    }
+  }
+}
+
+static void output_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  for (size_t i = 0; i < op->noutputs; i++) {
+    const og_arg *arg = &op->outputs[i];
+    bool list = og_c_arg_is_list(arg);
+    if (list) {
+      accessor_head(w, "size_t",
+                    og_arena_printf(f->arena, "%s_output_%s_count", name, arg->name),
+                    "const opr_kernel_ctx *k");
+      og_w_line(w, "return opr_output_count(k->call, %zu);", i);
+      accessor_end(w);
+    }
+    accessor_head(w, "opr_status",
+                  og_arena_printf(f->arena, "%s_alloc_%s", name, arg->name),
+                  list ? "opr_kernel_ctx *k, size_t i, int rank, "
+                         "const int64_t *dims, opr_tensor **out"
+                       : "opr_kernel_ctx *k, int rank, const int64_t *dims,\n"
+                         "    opr_tensor **out");
+    og_w_line(w, "return opr_kernel_alloc_output(k, %zu, %s, rank, dims, out);",
+              i, list ? "i" : "0");
+    accessor_end(w);
+  }
+}
+
+static bool is_type_attr(const og_attr *a) {
+  return a->type.kind == OG_ATTR_TYPE && !a->type.is_list;
+}
+
+/* X(ID, CTYPE) for every type a type attr may take. */
+static void types_macro(og_writer *w, const og_c_file *f, const og_op *op,
+                        const og_attr *a) {
+  og_w_line(w, "/* The types %s's attr %s may take, as X(ID, C type): expand a "
+               "kernel body once per type. */",
+            op->name, a->name);
+  og_w_printf(w, "#define %s_%s_TYPES(X)", og_c_upper(f, og_c_op_name(f, op)),
+              og_c_upper(f, a->name));
+  for (int dt = 1; dt < OG_DT_COUNT; dt++)
+    if (!a->allowed_types || (a->allowed_types & OG_DTYPE_BIT(dt)))
+      og_w_printf(w, " \\\n  X(%s, %s)", og_dtype_enum_id((og_dtype)dt),
+                  og_dtype_ctype((og_dtype)dt));
+  og_w_newline(w);
+  og_w_newline(w);
+}
+
+static void kernel_struct(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  og_w_line(w, "/* A kernel of %s, for %s_register_kernel. */", op->name, name);
+  og_w_line(w, "typedef struct %s_kernel {", name);
+  og_w_indent(w);
+  og_w_line(w, "opr_kernel_fn fn;");
+  og_w_line(w, "opr_device_kind device;");
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (is_type_attr(&op->attrs[i]))
+      og_w_line(w, "opr_dtype_set %s; /* types of %s it takes; 0: all */",
+                og_c_ident(f, op->attrs[i].name), op->attrs[i].name);
+  og_w_line(w, "int priority; /* the highest-priority match runs */");
+  og_w_line(w, "const char *label;");
+  if (op->ninputs + op->noutputs) {
+    og_w_line(w, "struct { /* arguments kept in host memory on a device */");
+    og_w_indent(w);
+    for (size_t i = 0; i < op->ninputs; i++)
+      og_w_line(w, "bool %s;", og_c_ident(f, op->inputs[i].name));
+    for (size_t i = 0; i < op->noutputs; i++)
+      og_w_line(w, "bool %s;", og_c_ident(f, op->outputs[i].name));
+    og_w_dedent(w);
+    og_w_line(w, "} host_memory;");
+  }
+  og_w_dedent(w);
+  og_w_line(w, "} %s_kernel;", name);
+  og_w_newline(w);
+}
+
+static size_t count_type_attrs(const og_op *op) {
+  size_t n = 0;
+  for (size_t i = 0; i < op->nattrs; i++) n += is_type_attr(&op->attrs[i]);
+  return n;
+}
+
+static void host_marks(og_writer *w, const og_c_file *f, const og_arg *args,
+                       size_t n) {
+  for (size_t i = 0; i < n; i++)
+    og_w_line(w, "if (kernel->host_memory.%s) host[nhost++] = \"%s\";",
+              og_c_ident(f, args[i].name), args[i].name);
+}
+
+static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  size_t ntypes = count_type_attrs(op), nargs = op->ninputs + op->noutputs;
+  og_w_line(w, "static inline opr_status %s_register_kernel(", name);
+  og_w_line(w, "    const %s_kernel *kernel) {", name);
+  og_w_indent(w);
+  if (ntypes) {
+    og_w_line(w, "opr_type_constraint constraints[%zu];", ntypes);
+    og_w_line(w, "size_t nconstraints = 0;");
+    for (size_t i = 0; i < op->nattrs; i++) {
+      if (!is_type_attr(&op->attrs[i])) continue;
+      const char *id = og_c_ident(f, op->attrs[i].name);
+      og_w_line(w, "if (kernel->%s)", id);
+      og_w_indent(w);
+      og_w_line(w, "constraints[nconstraints++] = (opr_type_constraint){\"%s\", "
+                   "kernel->%s};",
+                op->attrs[i].name, id);
+      og_w_dedent(w);
+    }
+  }
+  if (nargs) {
+    og_w_line(w, "const char *host[%zu];", nargs);
+    og_w_line(w, "size_t nhost = 0;");
+    host_marks(w, f, op->inputs, op->ninputs);
+    host_marks(w, f, op->outputs, op->noutputs);
+  }
+  og_w_line(w, "const opr_kernel_def def = {");
+  og_w_indent(w);
+  og_w_line(w, ".op = \"%s\",", op->name);
+  og_w_line(w, ".device = kernel->device,");
+  if (ntypes) og_w_line(w, ".constraints = constraints, .nconstraints = nconstraints,");
+  if (nargs) og_w_line(w, ".host_memory = host, .nhost_memory = nhost,");
+  og_w_line(w, ".priority = kernel->priority,");
+  og_w_line(w, ".fn = kernel->fn,");
+  og_w_line(w, ".label = kernel->label,");
+  og_w_dedent(w);
+  og_w_line(w, "};");
+  og_w_line(w, "return opr_register_kernel(&def);");
+  og_w_dedent(w);
+  og_w_line(w, "}");
+  og_w_newline(w);
+}
+
+static void op_kernel_decls(og_writer *w, const og_c_file *f, const og_op *op) {
+  og_w_line(w, "/* ---- %s ---- */", op->name);
+  og_w_newline(w);
+  input_accessors(w, f, op);
+  attr_accessors(w, f, op);
+  output_accessors(w, f, op);
+  og_w_newline(w);
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (is_type_attr(&op->attrs[i])) types_macro(w, f, op, &op->attrs[i]);
+  kernel_struct(w, f, op);
+  register_fn(w, f, op);
+}
+
+void og_emit_c_kernels(const og_c_file *f, og_writer *w) {
+  const char *guard = og_c_upper(f, og_c_file_name(f, "_KERNELS_H"));
+  og_c_banner(w, f, og_arena_printf(f->arena, "%s: for authors of kernels of the "
+                                              "ops of %s.",
+                                    og_c_file_name(f, "_kernels.h"), f->spec));
+  og_w_line(w, "#ifndef %s", guard);
+  og_w_line(w, "#define %s", guard);
+  og_w_newline(w);
+  og_w_line(w, "#include \"%s\"", og_c_file_name(f, "_ops.h"));
+  og_w_newline(w);
+  og_w_line(w, "#include <string.h>");
+  og_w_newline(w);
+  for (size_t i = 0; i < f->nops; i++) op_kernel_decls(w, f, f->ops[i]);
+  og_w_line(w, "#endif /* %s */", guard);
+}

@@ -1,0 +1,297 @@
+/* The C source of a spec file: per op the const registration table, the
+ * argument check and the typed wrapper; then the register function. */
+#include "emit_c_internal.h"
+
+#include <string.h>
+
+/* An attr index, or OPR_NO_ATTR. */
+static const char *attr_ref(const og_c_file *f, const og_op *op,
+                            const char *name) {
+  int i = og_c_attr_index(op, name);
+  return i < 0 ? "OPR_NO_ATTR" : og_arena_printf(f->arena, "%d", i);
+}
+
+static void arg_defs(og_writer *w, const og_c_file *f, const og_op *op,
+                     const char *what, const og_arg *args, size_t n) {
+  if (!n) return;
+  og_w_line(w, "static const opr_arg_def %s_%s[%zu] = {", og_c_op_name(f, op),
+            what, n);
+  og_w_indent(w);
+  for (size_t i = 0; i < n; i++) {
+    const og_arg *a = &args[i];
+    og_w_line(w, "{.name = \"%s\", .type = OPR_DT_%s%s,", a->name,
+              a->type ? og_dtype_enum_id(a->type) : "INVALID",
+              a->is_ref ? ", .is_ref = true" : "");
+    og_w_indent(w);
+    og_w_line(w, ".type_attr = %s, .number_attr = %s, .type_list_attr = %s},",
+              attr_ref(f, op, a->type_attr), attr_ref(f, op, a->number_attr),
+              attr_ref(f, op, a->type_list_attr));
+    og_w_dedent(w);
+  }
+  og_w_dedent(w);
+  og_w_line(w, "};");
+}
+
+static void allowed_strings(og_writer *w, const og_c_file *f, const og_op *op,
+                            const og_attr *a) {
+  const og_value *list = a->allowed;
+  og_w_printf(w, "static const opr_str %s_%s_allowed[%zu] = {",
+              og_c_op_name(f, op), a->name, list->u.list.count);
+  for (size_t i = 0; i < list->u.list.count; i++) {
+    const og_bytes *s = &list->u.list.items[i].u.s;
+    og_w_puts(w, i ? ", {" : "{");
+    og_c_string(w, s->ptr, s->len);
+    og_w_printf(w, ", %zu}", s->len);
+  }
+  og_w_line(w, "};");
+}
+
+static void attr_def(og_writer *w, const og_c_file *f, const og_op *op,
+                     const og_attr *a) {
+  og_w_line(w, "{");
+  og_w_indent(w);
+  og_w_printf(w, ".name = \"%s\", .type = {%s, %s}", a->name,
+              og_c_attr_kind(a->type.kind), a->type.is_list ? "true" : "false");
+  if (a->has_minimum)
+    og_w_printf(w, ",\n.has_minimum = true, .minimum = %lld",
+                (long long)a->minimum);
+  if (a->allowed && a->type.kind == OG_ATTR_TYPE) {
+    og_w_puts(w, ",\n.allowed_types = ");
+    og_c_dtype_set(w, a->allowed_types);
+  }
+  if (a->allowed && a->type.kind == OG_ATTR_STRING)
+    og_w_printf(w, ",\n.allowed_strings = %s_%s_allowed, .nallowed_strings = %zu",
+                og_c_op_name(f, op), a->name, a->allowed->u.list.count);
+  if (a->default_value)
+    og_w_printf(w, ",\n.default_value = &%s", og_c_default_name(f, op, a));
+  if (a->inferred) og_w_puts(w, ",\n.inferred = true");
+  og_w_line(w, ",");
+  og_w_dedent(w);
+  og_w_line(w, "},");
+}
+
+static void attr_defs(og_writer *w, const og_c_file *f, const og_op *op) {
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (op->attrs[i].allowed && op->attrs[i].type.kind == OG_ATTR_STRING)
+      allowed_strings(w, f, op, &op->attrs[i]);
+  og_c_default_defs(w, f, op);
+  if (!op->nattrs) return;
+  og_w_line(w, "static const opr_attr_def %s_attr_defs[%zu] = {",
+            og_c_op_name(f, op), op->nattrs);
+  og_w_indent(w);
+  for (size_t i = 0; i < op->nattrs; i++) attr_def(w, f, op, &op->attrs[i]);
+  og_w_dedent(w);
+  og_w_line(w, "};");
+}
+
+/* The check: each input's count and dtypes (inferring the attrs they
+ * give), then every attr, then the output slots. */
+static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
+  og_w_line(w, "static opr_status %s_check(opr_call *call) {", og_c_op_name(f, op));
+  og_w_indent(w);
+  og_w_line(w, "opr_status s;");
+  for (size_t i = 0; i < op->ninputs; i++) {
+    const og_arg *a = &op->inputs[i];
+    og_w_line(w, "/* input '%s' */", a->name);
+    og_w_line(w, "if ((s = opr_check_%s_input(call, %zu))) return s;",
+              og_c_arg_is_list(a) ? "list" : "single", i);
+    if (a->number_attr[0])
+      og_w_line(w, "if ((s = opr_infer_number_attr(call, %zu, %d))) return s;",
+                i, og_c_attr_index(op, a->number_attr));
+    if (a->type)
+      og_w_line(w, "if ((s = opr_check_input_type(call, %zu, OPR_DT_%s))) return s;",
+                i, og_dtype_enum_id(a->type));
+    else if (a->type_attr[0])
+      og_w_line(w, "if ((s = opr_infer_type_attr(call, %zu, %d))) return s;", i,
+                og_c_attr_index(op, a->type_attr));
+    else
+      og_w_line(w, "if ((s = opr_infer_type_list_attr(call, %zu, %d))) return s;",
+                i, og_c_attr_index(op, a->type_list_attr));
+  }
+  og_w_line(w, "if ((s = opr_check_attrs(call))) return s;");
+  og_w_line(w, "return opr_check_outputs(call);");
+  og_w_dedent(w);
+  og_w_line(w, "}");
+}
+
+static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  og_w_line(w, "static opr_op_state %s_state;", name);
+  og_w_newline(w);
+  og_w_line(w, "const opr_op_def %s_def = {", name);
+  og_w_indent(w);
+  og_w_line(w, ".name = \"%s\",", op->name);
+  og_w_puts(w, ".summary = ");
+  og_c_string(w, op->summary, strlen(op->summary));
+  og_w_line(w, ",");
+  if (op->ninputs)
+    og_w_line(w, ".inputs = %s_input_defs, .ninputs = %zu,", name, op->ninputs);
+  if (op->noutputs)
+    og_w_line(w, ".outputs = %s_output_defs, .noutputs = %zu,", name,
+              op->noutputs);
+  if (op->nattrs)
+    og_w_line(w, ".attrs = %s_attr_defs, .nattrs = %zu,", name, op->nattrs);
+  if (op->is_stateful) og_w_line(w, ".is_stateful = true,");
+  if (op->is_commutative) og_w_line(w, ".is_commutative = true,");
+  if (op->is_aggregate) og_w_line(w, ".is_aggregate = true,");
+  if (op->allows_uninitialized_input)
+    og_w_line(w, ".allows_uninitialized_input = true,");
+  og_w_line(w, ".check = %s_check,", name);
+  og_w_line(w, ".state = &%s_state,", name);
+  og_w_dedent(w);
+  og_w_line(w, "};");
+}
+
+/* Where the wrapper reads attr a: a parameter or a field of *attrs. */
+static const char *attr_source(const og_c_file *f, const og_attr *a) {
+  const char *id = og_c_ident(f, a->name);
+  return og_c_attr_required(a) ? id : og_arena_printf(f->arena, "attrs->%s", id);
+}
+
+/* An enum attr must hold one of its enumerators before it indexes the
+ * table of allowed strings. */
+static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
+                       const og_attr *a) {
+  const char *src = attr_source(f, a);
+  og_w_line(w, "if ((unsigned)%s >= %zuu)", src, a->allowed->u.list.count);
+  og_w_indent(w);
+  og_w_line(w, "return opr_error(OPR_INVALID_ARGUMENT, \"%s: attr '%s' is %%d, "
+               "not a value of %s\", (int)%s);",
+            op->name, a->name, og_c_attr_ctype(f, op, a), src);
+  og_w_dedent(w);
+}
+
+static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
+                       const og_attr *a) {
+  const char *src = attr_source(f, a);
+  const char *kind = og_c_attr_kind(a->type.kind);
+  if (a->inferred) og_w_puts(w, "{.kind = OPR_ATTR_UNSET}");
+  else if (a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
+    og_w_printf(w, "%s ? opr_attr_list(%s, %s, %s_count)\n"
+                   "    : (opr_attr_value){.kind = OPR_ATTR_UNSET}",
+                src, kind, src, src); /* NULL: the spec's default */
+  else if (a->type.is_list)
+    og_w_printf(w, "opr_attr_list(%s, %s, %s_count)", kind, src, src);
+  else if (og_c_attr_is_enum(a))
+    og_w_printf(w, "{.kind = OPR_ATTR_STRING, .u.s = %s_%s_allowed[%s]}",
+                og_c_op_name(f, op), a->name, src);
+  else if (a->type.kind == OG_ATTR_STRING || a->type.kind == OG_ATTR_FUNC)
+    og_w_printf(w, "opr_attr_cstring(%s, %s)", kind, src);
+  else if (a->type.kind == OG_ATTR_TENSOR)
+    og_w_printf(w, "opr_attr_tensor(%s)", src);
+  else {
+    static const char *const member[] = {
+        [OG_ATTR_INT] = "i", [OG_ATTR_FLOAT] = "f", [OG_ATTR_BOOL] = "b",
+        [OG_ATTR_TYPE] = "type", [OG_ATTR_SHAPE] = "shape"};
+    og_w_printf(w, "{.kind = %s, .u.%s = %s}", kind, member[a->type.kind], src);
+  }
+}
+
+static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
+  if (op->ninputs) {
+    og_w_printf(w, "const opr_input op_inputs[%zu] = {", op->ninputs);
+    for (size_t i = 0; i < op->ninputs; i++) {
+      const char *id = og_c_ident(f, op->inputs[i].name);
+      if (og_c_arg_is_list(&op->inputs[i]))
+        og_w_printf(w, "%s{%s, %s_count}", i ? ", " : "", id, id);
+      else
+        og_w_printf(w, "%s{&%s, 1}", i ? ", " : "", id);
+    }
+    og_w_line(w, "};");
+  }
+  if (op->nattrs) {
+    og_w_line(w, "opr_attr_value op_attrs[%zu] = {", op->nattrs);
+    og_w_indent(w);
+    for (size_t i = 0; i < op->nattrs; i++) {
+      attr_value(w, f, op, &op->attrs[i]);
+      og_w_line(w, ", /* %s */", op->attrs[i].name);
+    }
+    og_w_dedent(w);
+    og_w_line(w, "};");
+  }
+  if (op->noutputs) {
+    og_w_printf(w, "opr_output op_outputs[%zu] = {", op->noutputs);
+    for (size_t i = 0; i < op->noutputs; i++) {
+      const char *id = og_c_ident(f, op->outputs[i].name);
+      if (og_c_arg_is_list(&op->outputs[i]))
+        og_w_printf(w, "%s{%s, %s_count}", i ? ", " : "", id, id);
+      else
+        og_w_printf(w, "%s{%s, 1}", i ? ", " : "", id);
+    }
+    og_w_line(w, "};");
+  }
+}
+
+static void wrapper(og_writer *w, const og_c_file *f, const og_op *op) {
+  const char *name = og_c_op_name(f, op);
+  og_c_params p = og_c_wrapper_params(f, op);
+  og_c_signature(w, "opr_status", name, &p, " {");
+  og_w_indent(w);
+  if (og_c_has_attrs_struct(op)) {
+    og_w_line(w, "static const %s_attrs op_defaults = %s_ATTRS_DEFAULT;", name,
+              og_c_upper(f, name));
+    og_w_line(w, "if (!attrs) attrs = &op_defaults;");
+  }
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (og_c_attr_is_enum(&op->attrs[i]) && !op->attrs[i].inferred)
+      enum_guard(w, f, op, &op->attrs[i]);
+  wrapper_args(w, f, op);
+  og_w_line(w, "opr_call op_call = {");
+  og_w_indent(w);
+  og_w_line(w, ".op = &%s_def,", name);
+  og_w_line(w, ".inputs = %s,", op->ninputs ? "op_inputs" : "NULL");
+  og_w_line(w, ".attrs = %s,", op->nattrs ? "op_attrs" : "NULL");
+  og_w_line(w, ".outputs = %s,", op->noutputs ? "op_outputs" : "NULL");
+  og_w_dedent(w);
+  og_w_line(w, "};");
+  og_w_line(w, "return opr_invoke(ctx, &op_call);");
+  og_w_dedent(w);
+  og_w_line(w, "}");
+}
+
+static void op_code(og_writer *w, const og_c_file *f, const og_op *op) {
+  og_w_line(w, "/* ---- %s ---- */", op->name);
+  og_w_newline(w);
+  attr_defs(w, f, op);
+  arg_defs(w, f, op, "input_defs", op->inputs, op->ninputs);
+  arg_defs(w, f, op, "output_defs", op->outputs, op->noutputs);
+  og_w_newline(w);
+  check_fn(w, f, op);
+  og_w_newline(w);
+  op_def(w, f, op);
+  og_w_newline(w);
+  wrapper(w, f, op);
+  og_w_newline(w);
+}
+
+static void register_fn(og_writer *w, const og_c_file *f) {
+  og_w_line(w, "opr_status %s_register_ops(void) {", f->prefix);
+  og_w_indent(w);
+  if (f->nops) {
+    og_w_line(w, "static const opr_op_def *const ops[%zu] = {", f->nops);
+    og_w_indent(w);
+    for (size_t i = 0; i < f->nops; i++)
+      og_w_line(w, "&%s_def,", og_c_op_name(f, f->ops[i]));
+    og_w_dedent(w);
+    og_w_line(w, "};");
+    og_w_line(w, "for (size_t i = 0; i < %zu; i++) {", f->nops);
+    og_w_indent(w);
+    og_w_line(w, "opr_status s = opr_register_op(ops[i]);");
+    og_w_line(w, "if (s) return s;");
+    og_w_dedent(w);
+    og_w_line(w, "}");
+  }
+  og_w_line(w, "return OPR_OK;");
+  og_w_dedent(w);
+  og_w_line(w, "}");
+}
+
+void og_emit_c_source(const og_c_file *f, og_writer *w) {
+  og_c_banner(w, f, og_arena_printf(f->arena, "%s: registration tables, checks and "
+                                              "wrappers for the ops of %s.",
+                                    og_c_file_name(f, "_ops.c"), f->spec));
+  og_w_line(w, "#include \"%s\"", og_c_file_name(f, "_ops.h"));
+  og_w_newline(w);
+  for (size_t i = 0; i < f->nops; i++) op_code(w, f, f->ops[i]);
+  register_fn(w, f);
+}

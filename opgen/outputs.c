@@ -1,0 +1,142 @@
+#include "outputs.h"
+
+#include "arena.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void og_outputs_init(og_outputs *o) { memset(o, 0, sizeof *o); }
+
+void og_outputs_free(og_outputs *o) {
+  for (size_t i = 0; i < o->count; i++) {
+    free(o->items[i].path);
+    og_writer_free(&o->items[i].w);
+  }
+  free(o->items);
+  og_outputs_init(o);
+}
+
+og_writer *og_outputs_add(og_outputs *o, const char *path) {
+  o->items = og_xgrow(o->items, &o->cap, o->count + 1, sizeof *o->items);
+  og_output *out = &o->items[o->count++];
+  size_t n = strlen(path) + 1;
+  out->path = memcpy(og_xmalloc(n), path, n);
+  og_writer_init(&out->w);
+  return &out->w;
+}
+
+const char *og_outputs_duplicate(const og_outputs *o) {
+  for (size_t i = 0; i < o->count; i++)
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(o->items[i].path, o->items[j].path) == 0)
+        return o->items[i].path;
+  return NULL;
+}
+
+bool og_make_dirs(const char *path) {
+  size_t len = strlen(path);
+  char *p = memcpy(og_xmalloc(len + 1), path, len + 1);
+  bool ok = true;
+  for (size_t i = 1; i <= len && ok; i++) {
+    if (p[i] != '/' && p[i] != '\0') continue;
+    char saved = p[i];
+    p[i] = '\0';
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
+    p[i] = saved;
+  }
+  struct stat st;
+  if (ok && stat(path, &st) != 0) ok = false;
+  else if (ok && !S_ISDIR(st.st_mode)) ok = false, errno = ENOTDIR;
+  int err = errno;
+  free(p);
+  errno = err;
+  return ok;
+}
+
+/* True when `path` already holds exactly `data`. */
+static bool same_content(const char *path, const char *data, size_t len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  bool same = true;
+  char buf[65536];
+  size_t off = 0, n;
+  while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    same = off + n <= len && memcmp(buf, data + off, n) == 0;
+    off += n;
+  }
+  same = same && !ferror(f) && off == len;
+  fclose(f);
+  return same;
+}
+
+static bool write_all(int fd, const char *data, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, data, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    len -= (size_t)n;
+  }
+  return fsync(fd) == 0;
+}
+
+/* Writes `data` to a new temporary beside `path`; its name in *tmp. */
+static bool write_temp(const char *path, const char *data, size_t len,
+                       char **tmp) {
+  size_t n = strlen(path) + 16;
+  *tmp = og_xmalloc(n);
+  snprintf(*tmp, n, "%s.tmpXXXXXX", path);
+  int fd = mkstemp(*tmp);
+  if (fd < 0) {
+    free(*tmp);
+    *tmp = NULL;
+    return false;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  bool ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, data, len);
+  int err = errno;
+  if (close(fd) != 0 && ok) ok = false, err = errno;
+  if (!ok) {
+    unlink(*tmp);
+    free(*tmp);
+    *tmp = NULL;
+    errno = err;
+  }
+  return ok;
+}
+
+bool og_outputs_commit(const og_outputs *o, const char *dir,
+                       const char **failed_path) {
+  *failed_path = dir;
+  if (dir && !og_make_dirs(dir)) return false;
+  char **tmps = og_xmalloc((o->count ? o->count : 1) * sizeof *tmps);
+  size_t written = 0;
+  bool ok = true;
+  for (; written < o->count && ok; written++) {
+    const og_output *out = &o->items[written];
+    tmps[written] = NULL;
+    if (same_content(out->path, out->w.buf ? out->w.buf : "", out->w.len))
+      continue;
+    ok = write_temp(out->path, out->w.buf ? out->w.buf : "", out->w.len,
+                    &tmps[written]);
+    if (!ok) *failed_path = out->path;
+  }
+  int err = errno;
+  for (size_t i = 0; i < written; i++) {
+    if (!tmps[i]) continue;
+    if (ok && rename(tmps[i], o->items[i].path) != 0) {
+      ok = false, err = errno;
+      *failed_path = o->items[i].path;
+    }
+    if (!ok) unlink(tmps[i]); /* no-op for those already renamed */
+    free(tmps[i]);
+  }
+  free(tmps);
+  errno = err;
+  return ok;
+}

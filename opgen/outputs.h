@@ -1,0 +1,41 @@
+/* A set of output files rendered in memory and committed all or nothing:
+ * the directory is created, every file is written to a temporary beside
+ * its target, and only when all of them are written are they renamed into
+ * place. A file whose content is unchanged is left alone (its timestamp
+ * too, so builds do not redo work). */
+#ifndef OPGEN_OUTPUTS_H
+#define OPGEN_OUTPUTS_H
+
+#include "writer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct og_output {
+  char *path;
+  og_writer w;
+} og_output;
+
+typedef struct og_outputs {
+  og_output *items;
+  size_t count, cap;
+} og_outputs;
+
+void og_outputs_init(og_outputs *o);
+void og_outputs_free(og_outputs *o);
+/* A new, empty file to render into; the path is copied. */
+og_writer *og_outputs_add(og_outputs *o, const char *path);
+/* The first path given twice, or NULL. */
+const char *og_outputs_duplicate(const og_outputs *o);
+
+/* mkdir -p `dir`, then writes every file. On failure returns false, sets
+ * *failed_path (one of the paths, or dir) and errno, and leaves no
+ * temporary file and no changed target behind. */
+bool og_outputs_commit(const og_outputs *o, const char *dir,
+                       const char **failed_path);
+
+/* mkdir -p; false with errno set on failure (ENOTDIR if a component is a
+ * file). */
+bool og_make_dirs(const char *path);
+
+#endif

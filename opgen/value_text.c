@@ -1,0 +1,50 @@
+/* Attr values as short text for messages and comments. */
+#include "value_text.h"
+
+#include <inttypes.h>
+
+void og_value_write(og_writer *w, const og_value *v) {
+  switch (v->kind) {
+  case OG_VAL_STRING:
+    og_w_printf(w, "'%.*s'", (int)(v->u.s.len > 60 ? 60 : v->u.s.len),
+                v->u.s.ptr);
+    break;
+  case OG_VAL_INT: og_w_printf(w, "%" PRId64, v->u.i); break;
+  case OG_VAL_FLOAT: og_w_printf(w, "%g", v->u.f); break;
+  case OG_VAL_BOOL: og_w_puts(w, v->u.b ? "true" : "false"); break;
+  case OG_VAL_TYPE: og_w_puts(w, og_dtype_name(v->u.type)); break;
+  case OG_VAL_SHAPE:
+    if (v->u.shape.unknown_rank) {
+      og_w_puts(w, "?");
+      break;
+    }
+    og_w_puts(w, "[");
+    for (size_t i = 0; i < v->u.shape.rank; i++) {
+      if (v->u.shape.dims[i] < 0) og_w_printf(w, "%s?", i ? ", " : "");
+      else og_w_printf(w, "%s%" PRId64, i ? ", " : "", v->u.shape.dims[i]);
+    }
+    og_w_puts(w, "]");
+    break;
+  case OG_VAL_TENSOR:
+    og_w_printf(w, "a %s tensor", og_dtype_name(v->u.tensor.dtype));
+    break;
+  case OG_VAL_FUNC: og_w_printf(w, "func '%s'", v->u.func); break;
+  case OG_VAL_LIST:
+    og_w_puts(w, "[");
+    for (size_t i = 0; i < v->u.list.count; i++) {
+      if (i) og_w_puts(w, ", ");
+      og_value_write(w, &v->u.list.items[i]);
+    }
+    og_w_puts(w, "]");
+    break;
+  }
+}
+
+void og_allowed_write(og_writer *w, const og_value *allowed) {
+  og_w_puts(w, "{");
+  for (size_t i = 0; i < allowed->u.list.count; i++) {
+    if (i) og_w_puts(w, ", ");
+    og_value_write(w, &allowed->u.list.items[i]);
+  }
+  og_w_puts(w, "}");
+}

@@ -1,0 +1,28 @@
+/* The runtime context: for now, the device that ops run on. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+opr_status opr_context_new(const opr_context_options *options,
+                           opr_context **out) {
+  if (!out)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_context_new: out is NULL");
+  *out = NULL;
+  opr_device_kind device = options ? options->device : OPR_DEVICE_CPU;
+  if (device != OPR_DEVICE_CPU && device != OPR_DEVICE_GPU)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_context_new: invalid "
+                     "device (value %d)", (int)device);
+  opr_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_context_new: out of "
+                     "memory");
+  ctx->device = device;
+  *out = ctx;
+  return OPR_OK;
+}
+
+void opr_context_free(opr_context *ctx) { free(ctx); }
+
+opr_device_kind opr_context_device(const opr_context *ctx) {
+  return ctx ? ctx->device : OPR_DEVICE_CPU;
+}

@@ -1,0 +1,103 @@
+/* The generic entry: any registered op by name, attrs by name, outputs
+ * flattened. The same check and dispatch as the typed wrappers; only
+ * the name lookups are extra. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXEC_INLINE = 8 }; /* attrs and output args held on the stack */
+
+static opr_status set_named_attrs(const opr_op_def *op,
+                                  const opr_named_attr *attrs, size_t n,
+                                  opr_attr_value *vals) {
+  for (size_t i = 0; i < n; i++) {
+    const char *name = attrs[i].name;
+    size_t a = 0;
+    while (a < op->nattrs && !(name && strcmp(op->attrs[a].name, name) == 0))
+      a++;
+    if (a == op->nattrs)
+      return opr_error(OPR_INVALID_ARGUMENT, "%s: no attr named '%s'",
+                       op->name, name ? name : "(null)");
+    if (vals[a].kind != OPR_ATTR_UNSET)
+      return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' given twice",
+                       op->name, name);
+    vals[a] = attrs[i].value;
+  }
+  return OPR_OK;
+}
+
+/* Points each output argument at its run of `outputs`, once the check
+ * has resolved the counts. */
+static opr_status layout_outputs(opr_call *call, opr_tensor **outputs,
+                                 size_t max, size_t *total) {
+  const opr_op_def *op = call->op;
+  size_t n = 0;
+  for (size_t o = 0; o < op->noutputs; o++) {
+    size_t count = opr_output_count(call, o);
+    call->outputs[o].tensors = outputs ? outputs + (n < max ? n : max) : NULL;
+    call->outputs[o].count = count;
+    n += count;
+  }
+  if (n > 0 && (!outputs || n > max))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: produces %zu output %s, "
+                     "room for %zu", op->name, n,
+                     n == 1 ? "tensor" : "tensors", outputs ? max : 0);
+  *total = n;
+  return OPR_OK;
+}
+
+static opr_status check_request(opr_context *ctx, const char *name,
+                                const opr_op_def **op, size_t ninputs,
+                                const opr_input *inputs, size_t nattrs,
+                                const opr_named_attr *attrs) {
+  if (!ctx || !name)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute: %s is NULL",
+                     !ctx ? "the context" : "the op name");
+  *op = opr_find_op(name);
+  if (!*op)
+    return opr_error(OPR_NOT_FOUND, "no op named '%s' is registered", name);
+  const char *op_name = (*op)->name;
+  if (ninputs != (*op)->ninputs)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: takes %zu input %s, got %zu",
+                     op_name, (*op)->ninputs,
+                     (*op)->ninputs == 1 ? "argument" : "arguments", ninputs);
+  if ((ninputs && !inputs) || (nattrs && !attrs))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: the %s array is NULL",
+                     op_name, !inputs && ninputs ? "input" : "attr");
+  return OPR_OK;
+}
+
+opr_status opr_execute(opr_context *ctx, const char *op_name,
+                       const opr_input *inputs, size_t ninputs,
+                       const opr_named_attr *attrs, size_t nattrs,
+                       opr_tensor **outputs, size_t max_outputs,
+                       size_t *noutputs) {
+  if (noutputs) *noutputs = 0;
+  const opr_op_def *op;
+  opr_status s = check_request(ctx, op_name, &op, ninputs, inputs, nattrs,
+                               attrs);
+  if (s) return s;
+  opr_attr_value vals_inline[EXEC_INLINE] = {{0}};
+  opr_output outs_inline[EXEC_INLINE] = {{0}};
+  opr_attr_value *vals = op->nattrs <= EXEC_INLINE
+                             ? vals_inline
+                             : calloc(op->nattrs, sizeof *vals);
+  opr_output *outs = op->noutputs <= EXEC_INLINE
+                         ? outs_inline
+                         : calloc(op->noutputs, sizeof *outs);
+  opr_call call = {.op = op, .inputs = inputs, .attrs = vals,
+                   .outputs = outs};
+  size_t total = 0;
+  if (!vals || !outs)
+    s = opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", op->name);
+  if (!s) s = set_named_attrs(op, attrs, nattrs, vals);
+  if (!s) s = op->check(&call);
+  if (!s) s = layout_outputs(&call, outputs, max_outputs, &total);
+  if (!s) s = opr_invoke_checked(ctx, &call);
+  if (!s && noutputs) *noutputs = total;
+  opr_call_cleanup(&call);
+  if (vals != vals_inline) free(vals);
+  if (outs != outs_inline) free(outs);
+  return s;
+}

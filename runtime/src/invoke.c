@@ -1,0 +1,148 @@
+/* Dispatch: check, select the kernel, run. The path allocates nothing
+ * and takes no lock (ops with list(type) attrs of more than
+ * OPR_CALL_INLINE_TYPES types excepted): the op def carries its state
+ * record, whose kernel table is read with one atomic load. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The first kernel in selection order whose device and type constraints
+ * fit the call's resolved attrs. */
+static const opr_kernel_rec *select_kernel(const opr_call *call,
+                                           opr_device_kind device) {
+  const struct opr_kernel_table *t = atomic_load_explicit(
+      &call->op->state->kernels, memory_order_acquire);
+  size_t n = t ? t->count : 0;
+  for (size_t k = 0; k < n; k++) {
+    const opr_kernel_rec *r = t->recs[k];
+    if (r->def.device != device) continue;
+    size_t m = 0;
+    while (m < r->nmatch &&
+           opr_dtype_in_set(call->attrs[r->match[m].attr].u.type,
+                            r->match[m].allowed))
+      m++;
+    if (m == r->nmatch) return r;
+  }
+  return NULL;
+}
+
+/* UNIMPLEMENTED: "Op: no kernel for device CPU with T=float, U=int32". */
+static opr_status no_kernel(const opr_call *call, opr_device_kind device) {
+  const opr_op_def *op = call->op;
+  char types[512] = "";
+  size_t pos = 0;
+  for (size_t i = 0; i < op->nattrs && pos < sizeof types; i++) {
+    const opr_attr_def *d = &op->attrs[i];
+    if (d->type.kind != OPR_ATTR_TYPE || d->type.is_list) continue;
+    int w = snprintf(types + pos, sizeof types - pos, "%s%s=%s",
+                     pos ? ", " : " with ", d->name,
+                     opr_dtype_name(call->attrs[i].u.type));
+    pos += w > 0 ? (size_t)w : 0;
+  }
+  return opr_error(OPR_UNIMPLEMENTED, "%s: no kernel for device %s%s",
+                   op->name, opr_device_name(device), types);
+}
+
+/* Drops every output the failed call allocated and clears the slots. */
+static void release_outputs(opr_call *call) {
+  for (size_t o = 0; o < call->op->noutputs; o++) {
+    opr_output *out = &call->outputs[o];
+    for (size_t j = 0; out->tensors && j < out->count; j++) {
+      opr_tensor_unref(out->tensors[j]);
+      out->tensors[j] = NULL;
+    }
+  }
+}
+
+static opr_status check_filled(const opr_call *call) {
+  for (size_t o = 0; o < call->op->noutputs; o++) {
+    size_t n = opr_output_count(call, o);
+    for (size_t j = 0; j < n; j++)
+      if (!call->outputs[o].tensors[j])
+        return opr_error(OPR_INTERNAL, "%s: the kernel left output '%s' "
+                         "element %zu unset", call->op->name,
+                         call->op->outputs[o].name, j);
+  }
+  return OPR_OK;
+}
+
+opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+  opr_status s = opr_check_outputs(call);
+  if (s) return s;
+  for (size_t o = 0; o < call->op->noutputs; o++) {
+    opr_output *out = &call->outputs[o];
+    for (size_t j = 0; out->tensors && j < out->count; j++)
+      out->tensors[j] = NULL;
+  }
+  const opr_kernel_rec *r = select_kernel(call, ctx->device);
+  if (!r) return no_kernel(call, ctx->device);
+  opr_kernel_ctx k = {ctx, call, &r->def, ctx->device};
+  s = r->def.fn(&k);
+  if (!s) s = check_filled(call);
+  if (s) release_outputs(call);
+  return s;
+}
+
+opr_status opr_invoke(opr_context *ctx, opr_call *call) {
+  if (!ctx || !call || !call->op)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_invoke: %s is NULL",
+                     !ctx ? "the context" : !call ? "the call"
+                                                  : "the call's op");
+  const opr_op_def *op = call->op;
+  if (!op->state ||
+      !atomic_load_explicit(&op->state->registered, memory_order_acquire))
+    return opr_error(OPR_FAILED_PRECONDITION, "%s: op is not registered "
+                     "(call its register function first)", op->name);
+  if ((op->ninputs && !call->inputs) || (op->nattrs && !call->attrs))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: the call has no %s array",
+                     op->name, !call->inputs ? "input" : "attr");
+  opr_status s = op->check(call);
+  return s ? s : opr_invoke_checked(ctx, call);
+}
+
+/* Output `arg` stays in host memory for this kernel. */
+static bool host_memory_output(const opr_kernel_ctx *k, size_t arg) {
+  const char *name = k->call->op->outputs[arg].name;
+  for (size_t i = 0; k->kernel && i < k->kernel->nhost_memory; i++)
+    if (strcmp(k->kernel->host_memory[i], name) == 0) return true;
+  return false;
+}
+
+/* Restates a tensor creation error for an output. */
+static opr_status output_error(const opr_op_def *op, size_t arg,
+                               opr_status s) {
+  static const char prefix[] = "opr_tensor_new: ";
+  const char *msg = opr_status_message(s);
+  if (strncmp(msg, prefix, sizeof prefix - 1) == 0) msg += sizeof prefix - 1;
+  opr_status r = opr_error(opr_status_code(s), "%s: output '%s': %s",
+                           op->name, op->outputs[arg].name, msg);
+  opr_status_free(s);
+  return r;
+}
+
+opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
+                                   size_t index, int rank,
+                                   const int64_t *dims, opr_tensor **out) {
+  const opr_call *call = k->call;
+  const opr_op_def *op = call->op;
+  if (arg >= op->noutputs || index >= opr_output_count(call, arg))
+    return opr_error(OPR_INTERNAL, "%s: the kernel allocates output %zu "
+                     "element %zu, which the op does not have", op->name,
+                     arg, index);
+  opr_tensor **slot = &call->outputs[arg].tensors[index];
+  if (*slot)
+    return opr_error(OPR_INTERNAL, "%s: the kernel allocates output '%s' "
+                     "element %zu twice", op->name, op->outputs[arg].name,
+                     index);
+  if (k->device != OPR_DEVICE_CPU && !host_memory_output(k, arg))
+    return opr_error(OPR_UNIMPLEMENTED, "%s: cannot allocate output '%s' "
+                     "on device %s: no device memory support in this build",
+                     op->name, op->outputs[arg].name,
+                     opr_device_name(k->device));
+  opr_status s = opr_tensor_new(opr_output_dtype(call, arg, index), rank,
+                                dims, slot);
+  if (s) return output_error(op, arg, s);
+  if (out) *out = *slot;
+  return OPR_OK;
+}

@@ -1,0 +1,162 @@
+/* The op registry: generated const tables, kept sorted by name. A table
+ * is checked for internal consistency when registered, so that the
+ * checks and the dispatch can trust its attr indexes. */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const opr_op_def **ops; /* sorted by name */
+static size_t nops, ops_cap;
+
+void opr_registry_lock(void) { pthread_mutex_lock(&registry_mutex); }
+void opr_registry_unlock(void) { pthread_mutex_unlock(&registry_mutex); }
+
+/* Index of `name` in ops, or where it would go (*found false). */
+static size_t op_position(const char *name, bool *found) {
+  size_t lo = 0, hi = nops;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(ops[mid]->name, name);
+    if (c == 0) {
+      *found = true;
+      return mid;
+    }
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  *found = false;
+  return lo;
+}
+
+const opr_op_def *opr_find_op_locked(const char *name) {
+  bool found;
+  size_t pos = op_position(name, &found);
+  return found ? ops[pos] : NULL;
+}
+
+const opr_op_def *opr_find_op(const char *name) {
+  if (!name) return NULL;
+  opr_registry_lock();
+  const opr_op_def *def = opr_find_op_locked(name);
+  opr_registry_unlock();
+  return def;
+}
+
+size_t opr_list_ops(const opr_op_def **out, size_t max) {
+  opr_registry_lock();
+  size_t total = nops;
+  for (size_t i = 0; i < total && i < max && out; i++) out[i] = ops[i];
+  opr_registry_unlock();
+  return total;
+}
+
+/* Attr `index` of `def` exists and has type `kind` (a list or not). */
+static bool attr_is(const opr_op_def *def, int index, opr_attr_kind kind,
+                    bool is_list) {
+  if (index < 0 || (size_t)index >= def->nattrs) return false;
+  opr_attr_type t = def->attrs[index].type;
+  return t.kind == kind && t.is_list == is_list;
+}
+
+static opr_status check_arg(const opr_op_def *def, const char *what,
+                            const opr_arg_def *a) {
+  if (!a->name)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: an %s has no name",
+                     def->name, what);
+  const char *bad = NULL;
+  int sources = (a->type != OPR_DT_INVALID) + (a->type_attr != OPR_NO_ATTR) +
+                (a->type_list_attr != OPR_NO_ATTR);
+  if (a->type != OPR_DT_INVALID && !opr_dtype_valid(a->type))
+    bad = "has an invalid fixed type";
+  else if (sources != 1)
+    bad = "needs exactly one of a type, a type attr or a type list attr";
+  else if (a->type_attr != OPR_NO_ATTR &&
+           !attr_is(def, a->type_attr, OPR_ATTR_TYPE, false))
+    bad = "names a type attr that is no type attr of the op";
+  else if (a->number_attr != OPR_NO_ATTR &&
+           !attr_is(def, a->number_attr, OPR_ATTR_INT, false))
+    bad = "names a number attr that is no int attr of the op";
+  else if (a->type_list_attr != OPR_NO_ATTR &&
+           (a->number_attr != OPR_NO_ATTR ||
+            !attr_is(def, a->type_list_attr, OPR_ATTR_TYPE, true)))
+    bad = "names a type list attr that is no list(type) attr of the op";
+  if (bad)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: %s '%s' %s", def->name, what,
+                     a->name, bad);
+  return OPR_OK;
+}
+
+static opr_status check_attr_def(const opr_op_def *def,
+                                 const opr_attr_def *a) {
+  if (!a->name)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: an attr has no name",
+                     def->name);
+  const opr_attr_value *v = a->default_value;
+  if (v && (v->kind != a->type.kind || v->is_list != a->type.is_list))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' has a default of "
+                     "type %s; the attr is %s", def->name, a->name,
+                     opr_attr_type_name((opr_attr_type){v->kind, v->is_list}),
+                     opr_attr_type_name(a->type));
+  return OPR_OK;
+}
+
+/* A table the checks can trust: names, a state record, a check, and
+ * attr references of the right kinds. */
+static opr_status check_def(const opr_op_def *def) {
+  if (!def || !def->name || !def->name[0])
+    return opr_error(OPR_INVALID_ARGUMENT,
+                     "opr_register_op: the op def has no name");
+  const char *missing = !def->state ? "a state record"
+                        : !def->check ? "a check function"
+                        : (def->ninputs && !def->inputs) ? "its inputs"
+                        : (def->noutputs && !def->outputs) ? "its outputs"
+                        : (def->nattrs && !def->attrs) ? "its attrs" : NULL;
+  if (missing)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: the op def lacks %s",
+                     def->name, missing);
+  opr_status s = OPR_OK;
+  for (size_t i = 0; !s && i < def->nattrs; i++)
+    s = check_attr_def(def, &def->attrs[i]);
+  for (size_t i = 0; !s && i < def->ninputs; i++)
+    s = check_arg(def, "input", &def->inputs[i]);
+  for (size_t i = 0; !s && i < def->noutputs; i++)
+    s = check_arg(def, "output", &def->outputs[i]);
+  return s;
+}
+
+static opr_status insert_op(const opr_op_def *def, size_t pos) {
+  if (nops == ops_cap) {
+    size_t cap = ops_cap ? ops_cap * 2 : 64;
+    const opr_op_def **grown = realloc(ops, cap * sizeof *grown);
+    if (!grown)
+      return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory",
+                       def->name);
+    ops = grown;
+    ops_cap = cap;
+  }
+  memmove(ops + pos + 1, ops + pos, (nops - pos) * sizeof *ops);
+  ops[pos] = def;
+  nops++;
+  return OPR_OK;
+}
+
+opr_status opr_register_op(const opr_op_def *def) {
+  opr_status s = check_def(def);
+  if (s) return s;
+  opr_registry_lock();
+  bool found;
+  size_t pos = op_position(def->name, &found);
+  if (found && ops[pos] != def)
+    s = opr_error(OPR_ALREADY_EXISTS, "%s: another op of that name is "
+                  "already registered", def->name);
+  else if (!found)
+    s = insert_op(def, pos);
+  if (!s)
+    atomic_store_explicit(&def->state->registered, true,
+                          memory_order_release);
+  opr_registry_unlock();
+  return s;
+}

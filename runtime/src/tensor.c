@@ -1,0 +1,237 @@
+/* Host tensors: one allocation holds the struct and the data, so that a
+ * small output costs one malloc. Shapes are validated with overflow
+ * checks before anything is allocated. */
+#include "opr/tensor.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *opr_device_name(opr_device_kind kind) {
+  switch (kind) {
+  case OPR_DEVICE_CPU: return "CPU";
+  case OPR_DEVICE_GPU: return "GPU";
+  }
+  return "unknown";
+}
+
+/* The data starts here, aligned for any element type. */
+static size_t header_size(void) {
+  size_t a = _Alignof(max_align_t);
+  return (sizeof(opr_tensor) + a - 1) / a * a;
+}
+
+int64_t opr_shape_num_elements(int rank, const int64_t *dims) {
+  if (rank < 0 || (rank > 0 && !dims)) return -1;
+  int64_t n = 1;
+  bool empty = false;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] < 0) return -1;
+    empty = empty || dims[i] == 0;
+  }
+  if (empty) return 0; /* [2^40, 2^40, 0] is an empty tensor, not overflow */
+  for (int i = 0; i < rank; i++) {
+    if (n > INT64_MAX / dims[i]) return -1;
+    n *= dims[i];
+  }
+  return n;
+}
+
+const char *opr_shape_text(int rank, const int64_t *dims, char *buf,
+                           size_t n) {
+  if (n == 0) return buf;
+  if (rank < 0) {
+    snprintf(buf, n, "?");
+    return buf;
+  }
+  size_t pos = (size_t)snprintf(buf, n, "[");
+  for (int i = 0; i < rank && pos < n; i++) {
+    const char *sep = i ? ", " : "";
+    int w = dims && dims[i] >= 0
+                ? snprintf(buf + pos, n - pos, "%s%" PRId64, sep, dims[i])
+                : snprintf(buf + pos, n - pos, "%s?", sep);
+    pos += w > 0 ? (size_t)w : 0;
+  }
+  if (pos < n) snprintf(buf + pos, n - pos, "]");
+  return buf;
+}
+
+/* Validates a new tensor's dtype and shape and computes its size. `who`
+ * starts the messages. */
+static opr_status check_new(const char *who, opr_dtype dtype, int rank,
+                            const int64_t *dims, int64_t *count,
+                            size_t *nbytes) {
+  if (!opr_dtype_valid(dtype))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: invalid dtype (value %d)",
+                     who, (int)dtype);
+  if (rank < 0 || rank > OPR_MAX_RANK)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: rank %d is out of range "
+                     "[0, %d]", who, rank, (int)OPR_MAX_RANK);
+  if (rank > 0 && !dims)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: dims is NULL for rank %d",
+                     who, rank);
+  for (int i = 0; i < rank; i++)
+    if (dims[i] < 0)
+      return opr_error(OPR_INVALID_ARGUMENT, "%s: dim %d is %" PRId64
+                       "; dims must be >= 0", who, i, dims[i]);
+  char shape[128];
+  int64_t n = opr_shape_num_elements(rank, dims);
+  size_t size = opr_dtype_size(dtype);
+  if (n < 0 || (uint64_t)n > (SIZE_MAX - header_size()) / size)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: a %s tensor of shape %s "
+                     "is too large (its size overflows)", who,
+                     opr_dtype_name(dtype),
+                     opr_shape_text(rank, dims, shape, sizeof shape));
+  *count = n;
+  *nbytes = (size_t)n * size;
+  return OPR_OK;
+}
+
+static opr_status tensor_create(const char *who, opr_dtype dtype, int rank,
+                                const int64_t *dims, opr_tensor **out) {
+  int64_t count;
+  size_t nbytes;
+  opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
+  if (s) return s;
+  size_t head = header_size();
+  opr_tensor *t = calloc(1, head + nbytes);
+  if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
+                           "allocating %zu bytes", who, head + nbytes);
+  int64_t *d = t->dims_inline;
+  if (rank > OPR_INLINE_DIMS) {
+    d = t->dims_heap = malloc((size_t)rank * sizeof *d);
+    if (!d) {
+      free(t);
+      return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", who);
+    }
+  }
+  if (rank > 0) memcpy(d, dims, (size_t)rank * sizeof *d);
+  t->dtype = dtype;
+  t->rank = rank;
+  t->dims = d;
+  t->num_elements = count;
+  t->data = (char *)t + head;
+  t->nbytes = nbytes;
+  t->device = OPR_DEVICE_CPU;
+  atomic_init(&t->refcount, 1);
+  *out = t;
+  return OPR_OK;
+}
+
+opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
+                          opr_tensor **out) {
+  if (!out)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_tensor_new: out is NULL");
+  *out = NULL;
+  return tensor_create("opr_tensor_new", dtype, rank, dims, out);
+}
+
+opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
+                                const void *data, size_t nbytes,
+                                opr_tensor **out) {
+  static const char who[] = "opr_tensor_from_data";
+  if (!out) return opr_error(OPR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  *out = NULL;
+  if (dtype == OPR_DT_STRING)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: string tensors are made "
+                     "with opr_tensor_from_strings", who);
+  opr_tensor *t;
+  opr_status s = tensor_create(who, dtype, rank, dims, &t);
+  if (s) return s;
+  if (nbytes != t->nbytes || (nbytes > 0 && !data)) {
+    char shape[128];
+    s = opr_error(OPR_INVALID_ARGUMENT, "%s: a %s tensor of shape %s takes "
+                  "%zu bytes; got %zu%s", who, opr_dtype_name(dtype),
+                  opr_shape_text(rank, dims, shape, sizeof shape), t->nbytes,
+                  nbytes, data ? "" : " (NULL)");
+    opr_tensor_unref(t);
+    return s;
+  }
+  if (nbytes > 0) memcpy(t->data, data, nbytes);
+  *out = t;
+  return OPR_OK;
+}
+
+/* Copies `len` bytes into a string element, NUL-terminated for
+ * convenience (the length is what counts). */
+static opr_status store_string(const char *who, opr_string *dst,
+                               const char *bytes, size_t len) {
+  char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+  if (!copy) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory",
+                              who);
+  if (len > 0) memcpy(copy, bytes, len);
+  copy[len] = '\0';
+  free(dst->data);
+  dst->data = copy;
+  dst->len = len;
+  return OPR_OK;
+}
+
+opr_status opr_tensor_from_strings(int rank, const int64_t *dims,
+                                   const char *const *strs, const size_t *lens,
+                                   opr_tensor **out) {
+  static const char who[] = "opr_tensor_from_strings";
+  if (!out) return opr_error(OPR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  *out = NULL;
+  opr_tensor *t;
+  opr_status s = tensor_create(who, OPR_DT_STRING, rank, dims, &t);
+  if (s) return s;
+  if (t->num_elements > 0 && !strs)
+    s = opr_error(OPR_INVALID_ARGUMENT, "%s: strs is NULL", who);
+  opr_string *elems = t->data;
+  for (int64_t i = 0; !s && i < t->num_elements; i++) {
+    size_t len = lens ? lens[i] : strs[i] ? strlen(strs[i]) : 0;
+    if (!strs[i] && (len > 0 || !lens))
+      s = opr_error(OPR_INVALID_ARGUMENT, "%s: string %" PRId64 " is NULL",
+                    who, i);
+    else
+      s = store_string(who, &elems[i], strs[i], len);
+  }
+  if (s) {
+    opr_tensor_unref(t);
+    return s;
+  }
+  *out = t;
+  return OPR_OK;
+}
+
+opr_status opr_tensor_set_string(opr_tensor *t, int64_t index,
+                                 const char *bytes, size_t len) {
+  static const char who[] = "opr_tensor_set_string";
+  if (!t) return opr_error(OPR_INVALID_ARGUMENT, "%s: tensor is NULL", who);
+  if (t->dtype != OPR_DT_STRING)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: tensor has type %s; "
+                     "expected string", who, opr_dtype_name(t->dtype));
+  if (index < 0 || index >= t->num_elements)
+    return opr_error(OPR_OUT_OF_RANGE, "%s: index %" PRId64 " is out of "
+                     "range [0, %" PRId64 ")", who, index, t->num_elements);
+  if (!bytes && len > 0)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: bytes is NULL", who);
+  return store_string(who, (opr_string *)t->data + index, bytes, len);
+}
+
+opr_tensor *opr_tensor_ref(opr_tensor *t) {
+  if (t) atomic_fetch_add_explicit(&t->refcount, 1, memory_order_relaxed);
+  return t;
+}
+
+static void tensor_destroy(opr_tensor *t) {
+  if (t->dtype == OPR_DT_STRING && t->device == OPR_DEVICE_CPU) {
+    opr_string *elems = t->data;
+    for (int64_t i = 0; i < t->num_elements; i++) free(elems[i].data);
+  }
+  if (t->release) t->release(t);
+  free(t->dims_heap);
+  free(t);
+}
+
+void opr_tensor_unref(opr_tensor *t) {
+  if (!t) return;
+  /* Release on the way down, acquire by the last owner: every write by
+   * another owner happens before the free. */
+  if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_release) == 1) {
+    atomic_thread_fence(memory_order_acquire);
+    tensor_destroy(t);
+  }
+}
