@@ -24,6 +24,11 @@ static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
     if (f == n) {
       files[n].arena = arena;
       files[n].spec = base_name(op->pos.file);
+      const char *dot = strrchr(files[n].spec, '.');
+      files[n].stem = dot && dot != files[n].spec
+                          ? og_arena_strndup(arena, files[n].spec,
+                                             (size_t)(dot - files[n].spec))
+                          : files[n].spec;
       files[n].prefix = op->package;
       files[n].ops = og_arena_array(arena, m->nops, sizeof *files[n].ops);
       n++;
@@ -38,7 +43,14 @@ static bool check_prefixes(const og_c_file *files, size_t n, og_diag *diag) {
   bool ok = true;
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < i; j++)
-      if (strcmp(files[i].prefix, files[j].prefix) == 0) {
+      if (strcmp(files[i].stem, files[j].stem) == 0) {
+        og_diag_report(diag, OG_SEV_ERROR, files[i].ops[0]->pos,
+                       "spec files '%s' and '%s' would both generate %s_ops.h; "
+                       "generate them into different directories",
+                       files[j].ops[0]->pos.file, files[i].ops[0]->pos.file,
+                       files[i].stem);
+        ok = false;
+      } else if (strcmp(files[i].prefix, files[j].prefix) == 0) {
         og_diag_report(diag, OG_SEV_ERROR, files[i].ops[0]->pos,
                        "spec files '%s' and '%s' both generate C names with "
                        "the prefix '%s'; give one of them another package",
@@ -112,11 +124,11 @@ bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
     const og_c_file *f = &files[i];
     const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
     og_emit_c_header(f, og_outputs_add(out, og_arena_printf(
-                            &arena, "%s%s%s_ops.h", dir, sep, f->prefix)));
+                            &arena, "%s%s%s_ops.h", dir, sep, f->stem)));
     og_emit_c_source(f, og_outputs_add(out, og_arena_printf(
-                            &arena, "%s%s%s_ops.c", dir, sep, f->prefix)));
+                            &arena, "%s%s%s_ops.c", dir, sep, f->stem)));
     og_emit_c_kernels(f, og_outputs_add(out, og_arena_printf(
-                             &arena, "%s%s%s_kernels.h", dir, sep, f->prefix)));
+                             &arena, "%s%s%s_kernels.h", dir, sep, f->stem)));
   }
   og_arena_free(&arena);
   return ok;

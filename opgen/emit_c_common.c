@@ -37,7 +37,14 @@ const char *og_c_ident(const og_c_file *f, const char *name) {
 }
 
 const char *og_c_file_name(const og_c_file *f, const char *suffix) {
-  return og_arena_printf(f->arena, "%s%s", f->prefix, suffix);
+  return og_arena_printf(f->arena, "%s%s", f->stem, suffix);
+}
+
+const char *og_c_guard(const og_c_file *f, const char *suffix) {
+  char *g = (char *)og_c_upper(f, og_c_file_name(f, suffix));
+  for (char *p = g; *p; p++)
+    if (!isalnum((unsigned char)*p) || ((unsigned char)*p & 0x80)) *p = '_';
+  return isdigit((unsigned char)g[0]) ? og_arena_printf(f->arena, "OPR_%s", g) : g;
 }
 
 bool og_c_attr_required(const og_attr *a) {

@@ -166,7 +166,7 @@ static bool needs_math(const og_c_file *f) {
 }
 
 void og_emit_c_header(const og_c_file *f, og_writer *w) {
-  const char *guard = og_c_upper(f, og_c_file_name(f, "_OPS_H"));
+  const char *guard = og_c_guard(f, "_ops.h");
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: typed wrappers for the ops of %s.",
                                     og_c_file_name(f, "_ops.h"), f->spec));
   og_w_line(w, "#ifndef %s", guard);

@@ -10,6 +10,7 @@
 typedef struct og_c_file {
   og_arena *arena;   /* scratch for names, freed after emitting */
   const char *spec;  /* base name of the spec file, for banners */
+  const char *stem;  /* spec without its last extension: names the files */
   const char *prefix;
   const og_op **ops;
   size_t nops;
@@ -21,12 +22,16 @@ void og_emit_c_kernels(const og_c_file *f, og_writer *w);
 
 /* "demo_zero_out": the prefix and the op's snake_case name. */
 const char *og_c_op_name(const og_c_file *f, const og_op *op);
+/* Include guard for "<stem><suffix>": upper case, other than letters and
+ * digits as '_'. */
+const char *og_c_guard(const og_c_file *f, const char *suffix);
 /* Upper-cased copy ("DEMO_ZERO_OUT"). */
 const char *og_c_upper(const og_c_file *f, const char *s);
 /* A spec name as a C identifier: itself, or with '_' appended when it is
  * a C keyword or a name the generated function already uses. */
 const char *og_c_ident(const og_c_file *f, const char *name);
-/* "demo_ops.h" and friends. */
+/* "<stem>_ops.h" and friends: named after the spec file, so that build
+ * systems know the outputs without reading the spec. */
 const char *og_c_file_name(const og_c_file *f, const char *suffix);
 
 /* An attr is a wrapper parameter when the caller must give it (no

@@ -239,7 +239,7 @@ static void op_kernel_decls(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 void og_emit_c_kernels(const og_c_file *f, og_writer *w) {
-  const char *guard = og_c_upper(f, og_c_file_name(f, "_KERNELS_H"));
+  const char *guard = og_c_guard(f, "_kernels.h");
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: for authors of kernels of the "
                                               "ops of %s.",
                                     og_c_file_name(f, "_kernels.h"), f->spec));

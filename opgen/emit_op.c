@@ -10,7 +10,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Positional below 1e17: reads better than "4e+03" in a spec. */

@@ -361,38 +361,6 @@ static bool after_comma(parser *p, char close, const char *what) {
   return fail_at(p, line, col, "trailing comma in %s", what);
 }
 
-static bool parse_array(parser *p, og_json *out) {
-  if (!enter(p)) return false;
-  out->kind = OG_JSON_ARRAY;
-  p->pos++;
-  skip_ws(p);
-  vec items = {0};
-  bool ok = true;
-  if (peek(p) == ']') p->pos++;
-  else
-    for (;;) {
-      og_json *item = vec_push(&items, sizeof *item);
-      if (!(ok = parse_value(p, item))) break;
-      skip_ws(p);
-      if (peek(p) == ',') {
-        if (!(ok = after_comma(p, ']', "array"))) break;
-      } else if (peek(p) == ']') {
-        p->pos++;
-        break;
-      } else {
-        ok = fail_expected(p, "',' or ']' after array element", out);
-        break;
-      }
-    }
-  if (ok) {
-    out->u.arr.count = items.count;
-    out->u.arr.items = vec_to_arena(p->arena, &items, sizeof(og_json));
-  }
-  free(items.data);
-  p->depth--;
-  return ok;
-}
-
 static int compare_bytes(og_bytes a, og_bytes b) {
   size_t n = a.len < b.len ? a.len : b.len;
   int c = memcmp(a.ptr, b.ptr, n);
@@ -435,29 +403,66 @@ static bool parse_member(parser *p, og_json_member *m, og_json *obj) {
   return parse_value(p, &m->value);
 }
 
+/* How a container reads one element into a fresh slot of its vec. */
+typedef bool (*element_fn)(parser *p, void *slot, og_json *container);
+
+static bool array_element(parser *p, void *slot, og_json *array) {
+  (void)array;
+  return parse_value(p, slot);
+}
+
+static bool object_element(parser *p, void *slot, og_json *object) {
+  return parse_member(p, slot, object);
+}
+
+/* The elements of `container` from its opening bracket at p->pos through
+ * `close`, separated by commas (`what` names the container in messages,
+ * `expected` what may follow an element). Pushed onto `v`, which the
+ * caller frees. */
+static bool parse_elements(parser *p, og_json *container, char close,
+                           const char *what, const char *expected, vec *v,
+                           size_t elem, element_fn one) {
+  p->pos++;
+  skip_ws(p);
+  if (peek(p) == close) {
+    p->pos++;
+    return true;
+  }
+  for (;;) {
+    if (!one(p, vec_push(v, elem), container)) return false;
+    skip_ws(p);
+    if (peek(p) == close) {
+      p->pos++;
+      return true;
+    }
+    if (peek(p) != ',') return fail_expected(p, expected, container);
+    if (!after_comma(p, close, what)) return false;
+  }
+}
+
+static bool parse_array(parser *p, og_json *out) {
+  if (!enter(p)) return false;
+  out->kind = OG_JSON_ARRAY;
+  vec items = {0};
+  bool ok = parse_elements(p, out, ']', "array",
+                           "',' or ']' after array element", &items,
+                           sizeof(og_json), array_element);
+  if (ok) {
+    out->u.arr.count = items.count;
+    out->u.arr.items = vec_to_arena(p->arena, &items, sizeof(og_json));
+  }
+  free(items.data);
+  p->depth--;
+  return ok;
+}
+
 static bool parse_object(parser *p, og_json *out) {
   if (!enter(p)) return false;
   out->kind = OG_JSON_OBJECT;
-  p->pos++;
-  skip_ws(p);
   vec members = {0};
-  bool ok = true;
-  if (peek(p) == '}') p->pos++;
-  else
-    for (;;) {
-      og_json_member *m = vec_push(&members, sizeof *m);
-      if (!(ok = parse_member(p, m, out))) break;
-      skip_ws(p);
-      if (peek(p) == ',') {
-        if (!(ok = after_comma(p, '}', "object"))) break;
-      } else if (peek(p) == '}') {
-        p->pos++;
-        break;
-      } else {
-        ok = fail_expected(p, "',' or '}' after object member", out);
-        break;
-      }
-    }
+  bool ok = parse_elements(p, out, '}', "object",
+                           "',' or '}' after object member", &members,
+                           sizeof(og_json_member), object_element);
   if (ok) {
     out->u.obj.count = members.count;
     out->u.obj.members =

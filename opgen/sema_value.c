@@ -2,6 +2,7 @@
  * back to text for messages. */
 #include "sema_internal.h"
 
+#include "numtext.h"
 #include "value_text.h"
 #include "writer.h"
 
@@ -12,7 +13,11 @@
 const char *og_sema_literal_text(og_sema_op *s, const og_ast_value *v) {
   switch (v->kind) {
   case OG_AV_INT: return og_arena_printf(s->arena, "integer %" PRId64, v->i);
-  case OG_AV_FLOAT: return og_arena_printf(s->arena, "number %g", v->f);
+  case OG_AV_FLOAT: { /* every digit it has, not %g's six */
+    char text[OG_DOUBLE_TEXT_MAX];
+    og_format_double(v->f, 16, text);
+    return og_arena_printf(s->arena, "number %s", text);
+  }
   case OG_AV_STRING:
     return og_arena_printf(s->arena, "string '%.*s'",
                            (int)(v->s.len > 40 ? 40 : v->s.len), v->s.ptr);

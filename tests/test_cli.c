@@ -206,6 +206,46 @@ static void op_defined_in_two_files_fails(void **state) {
   run_free(&r);
 }
 
+static void gen_failure_creates_and_changes_nothing(void **state) {
+  (void)state;
+  const char *bad = write_tmp("bad3.op", "op A { attr x: nope; }\n");
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/gen_out", tmpdir);
+  run_result r = run_opgen((const char *[]){"gen", "-o", dir, bad, NULL});
+  assert_int_equal(r.status, 1);
+  assert_int_equal(access(dir, F_OK), -1); /* not even the directory */
+  run_free(&r);
+  const char *good = write_tmp("bad3.op", "package bad3;\nop A {}\n");
+  r = run_opgen((const char *[]){"gen", "-o", dir, good, NULL});
+  assert_int_equal(r.status, 0);
+  run_free(&r);
+  char header[600];
+  snprintf(header, sizeof header, "%s/bad3_ops.h", dir);
+  char *before = tu_read_file(header, NULL);
+  assert_non_null(before);
+  write_tmp("bad3.op", "package bad3;\nop A { input x: Q; }\n");
+  r = run_opgen((const char *[]){"gen", "-o", dir, good, NULL});
+  assert_int_equal(r.status, 1);
+  char *after = tu_read_file(header, NULL);
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  run_free(&r);
+}
+
+static void gen_usage_and_io_errors(void **state) {
+  (void)state;
+  const char *good = write_tmp("good4.op", "op A {}\n");
+  run_result r = run_opgen((const char *[]){"gen", good, NULL});
+  assert_int_equal(r.status, 2);
+  assert_non_null(strstr(r.err, "gen needs an output directory: -o DIR"));
+  run_free(&r);
+  r = run_opgen((const char *[]){"gen", "-o", good, good, NULL});
+  assert_int_equal(r.status, 2); /* the "directory" is a file */
+  assert_non_null(strstr(r.err, "opgen: error: cannot write"));
+  run_free(&r);
+}
+
 static int setup(void **state) {
   (void)state;
   return mkdtemp(tmpdir) ? 0 : -1;
@@ -232,6 +272,8 @@ int main(void) {
       cmocka_unit_test(dump_writes_file_only_on_success),
       cmocka_unit_test(dump_to_unwritable_path_is_an_io_error),
       cmocka_unit_test(op_defined_in_two_files_fails),
+      cmocka_unit_test(gen_failure_creates_and_changes_nothing),
+      cmocka_unit_test(gen_usage_and_io_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -253,6 +253,17 @@ static void default_of_wrong_kind(void **state) {
   tu_expect_error(OP("  attr a: list(int) = [5, 0.5];\n"),
                   "2:27: error: attr 'a': element 1 of the default must be "
                   "an int, found number 0.5");
+  /* The number found is shown whole (%g would say 1.23457e+08), with a
+   * '.' whatever the locale. */
+  tu_comma_locale();
+  tu_diags d = {0};
+  og_model *m = tu_compile("t.op", OP("  attr a: int = 123456789.5;\n"), &d);
+  tu_c_locale();
+  assert_null(m);
+  assert_string_equal(tu_diags_text(&d),
+                      "t.op:2:17: error: attr 'a': the default must be an "
+                      "int, found number 123456789.5");
+  tu_diags_free(&d);
   tu_expect_error(OP("  attr a: bool = 1;\n"),
                   "2:18: error: attr 'a': the default must be a bool, found "
                   "integer 1");

@@ -79,8 +79,8 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   int64_t n = opr_shape_num_elements(rank, dims);
   size_t size = opr_dtype_size(dtype);
   if (n < 0 || (uint64_t)n > (SIZE_MAX - header_size()) / size)
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: a %s tensor of shape %s "
-                     "is too large (its size overflows)", who,
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: a tensor of type %s and "
+                     "shape %s is too large (its size overflows)", who,
                      opr_dtype_name(dtype),
                      opr_shape_text(rank, dims, shape, sizeof shape));
   *count = n;
@@ -141,8 +141,8 @@ opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
   if (s) return s;
   if (nbytes != t->nbytes || (nbytes > 0 && !data)) {
     char shape[128];
-    s = opr_error(OPR_INVALID_ARGUMENT, "%s: a %s tensor of shape %s takes "
-                  "%zu bytes; got %zu%s", who, opr_dtype_name(dtype),
+    s = opr_error(OPR_INVALID_ARGUMENT, "%s: a tensor of type %s and shape "
+                  "%s takes %zu bytes; got %zu%s", who, opr_dtype_name(dtype),
                   opr_shape_text(rank, dims, shape, sizeof shape), t->nbytes,
                   nbytes, data ? "" : " (NULL)");
     opr_tensor_unref(t);
