@@ -12,9 +12,18 @@
 static inline bool og_is_digit(int c) { return c >= '0' && c <= '9'; }
 static inline bool og_is_upper(int c) { return c >= 'A' && c <= 'Z'; }
 static inline bool og_is_lower(int c) { return c >= 'a' && c <= 'z'; }
-static inline bool og_is_alpha(int c) { return og_is_upper(c) || og_is_lower(c); }
-static inline bool og_is_alnum(int c) { return og_is_alpha(c) || og_is_digit(c); }
-static inline int og_to_lower(int c) { return og_is_upper(c) ? c - 'A' + 'a' : c; }
+
+static inline bool og_is_alpha(int c) {
+  return og_is_upper(c) || og_is_lower(c);
+}
+
+static inline bool og_is_alnum(int c) {
+  return og_is_alpha(c) || og_is_digit(c);
+}
+
+static inline int og_to_lower(int c) {
+  return og_is_upper(c) ? c - 'A' + 'a' : c;
+}
 
 /* Whether the `len` bytes at `s` spell `lower` (a lower-case ASCII word)
  * in any mix of case: "INF", "Infinity". */

@@ -13,30 +13,34 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-/* Spec files in order of first appearance in the (sorted) model. */
+/* The spec files of the run, each with its ops (sorted by name). A spec
+ * without ops still gets its three files, so build systems that expect
+ * them find them. */
 static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
-  og_c_file *files = og_arena_array(arena, m->nops ? m->nops : 1, sizeof *files);
-  size_t n = 0;
-  for (size_t i = 0; i < m->nops; i++) {
-    const og_op *op = m->ops[i];
-    size_t f = 0;
-    while (f < n && strcmp(files[f].ops[0]->pos.file, op->pos.file) != 0) f++;
-    if (f == n) {
-      files[n].arena = arena;
-      files[n].spec = base_name(op->pos.file);
-      const char *dot = strrchr(files[n].spec, '.');
-      files[n].stem = dot && dot != files[n].spec
-                          ? og_arena_strndup(arena, files[n].spec,
-                                             (size_t)(dot - files[n].spec))
-                          : files[n].spec;
-      files[n].prefix = op->package;
-      files[n].ops = og_arena_array(arena, m->nops, sizeof *files[n].ops);
-      n++;
-    }
-    files[f].ops[files[f].nops++] = op;
+  og_c_file *files =
+      og_arena_array(arena, m->nfiles ? m->nfiles : 1, sizeof *files);
+  for (size_t f = 0; f < m->nfiles; f++) {
+    og_c_file *cf = &files[f];
+    cf->arena = arena;
+    cf->path = m->files[f].path;
+    cf->spec = base_name(cf->path);
+    const char *dot = strrchr(cf->spec, '.');
+    cf->stem = dot && dot != cf->spec
+                   ? og_arena_strndup(arena, cf->spec, (size_t)(dot - cf->spec))
+                   : cf->spec;
+    cf->prefix = m->files[f].package;
+    cf->ops = og_arena_array(arena, m->nops ? m->nops : 1, sizeof *cf->ops);
+    for (size_t i = 0; i < m->nops; i++)
+      if (strcmp(m->ops[i]->pos.file, cf->path) == 0)
+        cf->ops[cf->nops++] = m->ops[i];
   }
   *out = files;
-  return n;
+  return m->nfiles;
+}
+
+/* Where to report a problem with a whole file. */
+static og_srcpos file_pos(const og_c_file *f) {
+  return f->nops ? f->ops[0]->pos : (og_srcpos){f->path, 0, 0, 0};
 }
 
 static bool check_prefixes(const og_c_file *files, size_t n, og_diag *diag) {
@@ -44,18 +48,16 @@ static bool check_prefixes(const og_c_file *files, size_t n, og_diag *diag) {
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < i; j++)
       if (strcmp(files[i].stem, files[j].stem) == 0) {
-        og_diag_report(diag, OG_SEV_ERROR, files[i].ops[0]->pos,
+        og_diag_report(diag, OG_SEV_ERROR, file_pos(&files[i]),
                        "spec files '%s' and '%s' would both generate %s_ops.h; "
                        "generate them into different directories",
-                       files[j].ops[0]->pos.file, files[i].ops[0]->pos.file,
-                       files[i].stem);
+                       files[j].path, files[i].path, files[i].stem);
         ok = false;
       } else if (strcmp(files[i].prefix, files[j].prefix) == 0) {
-        og_diag_report(diag, OG_SEV_ERROR, files[i].ops[0]->pos,
+        og_diag_report(diag, OG_SEV_ERROR, file_pos(&files[i]),
                        "spec files '%s' and '%s' both generate C names with "
                        "the prefix '%s'; give one of them another package",
-                       files[j].ops[0]->pos.file, files[i].ops[0]->pos.file,
-                       files[i].prefix);
+                       files[j].path, files[i].path, files[i].prefix);
         ok = false;
       }
   return ok;
@@ -92,8 +94,7 @@ static bool check_names(const og_c_file *f, og_diag *diag) {
                                          "_register_kernel", "_check",
                                          "_state"};
   name_set global = {0};
-  bool ok = claim(&global, diag, f->ops[0],
-                  og_arena_printf(f->arena, "%s_register_ops", f->prefix));
+  bool ok = true;
   for (size_t i = 0; i < f->nops; i++) {
     const og_op *op = f->ops[i];
     const char *name = og_c_op_name(f, op);

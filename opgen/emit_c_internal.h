@@ -9,7 +9,8 @@
 /* The ops of one spec file, sorted by name. */
 typedef struct og_c_file {
   og_arena *arena;   /* scratch for names, freed after emitting */
-  const char *spec;  /* base name of the spec file, for banners */
+  const char *path;  /* the spec file as given */
+  const char *spec;  /* its base name, for banners */
   const char *stem;  /* spec without its last extension: names the files */
   const char *prefix;
   const og_op **ops;

@@ -164,10 +164,19 @@ typedef struct og_op {
   const char *shape_fn; /* NULL unless `shape_fn NAME;` */
 } og_op;
 
+/* A spec file of the run, with or without ops. */
+typedef struct og_model_file {
+  const char *path;
+  const char *package; /* C prefix of its generated names */
+} og_model_file;
+
 typedef struct og_model {
   og_arena arena; /* owns the ops and everything they point to */
   og_op **ops;    /* sorted by name; the array itself is malloc'd */
   size_t nops;
+  og_model_file *files; /* in command-line order (arena); none when read
+                           from a dump */
+  size_t nfiles;
 } og_model;
 
 og_model *og_model_new(void);

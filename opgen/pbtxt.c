@@ -292,7 +292,8 @@ static size_t scan_number(const parser *p, size_t at, bool *is_float,
     return end;
   }
   *valid = og_is_digit((unsigned char)s[at]) ||
-           (s[at] == '.' && at + 1 < p->len && og_is_digit((unsigned char)s[at + 1]));
+           (s[at] == '.' && at + 1 < p->len &&
+            og_is_digit((unsigned char)s[at + 1]));
   size_t end = scan_float(p, at, is_float);
   if (*valid && end < p->len && (s[end] == 'f' || s[end] == 'F')) {
     *is_float = true; /* 1.5f: C's float suffix, which protobuf accepts */

@@ -181,7 +181,8 @@ static int compare_entries(const void *a, const void *b) {
 
 /* An op name may be defined once across all files of a run. */
 static void check_duplicates(og_model *m, og_diag *diag, op_entry *entries) {
-  qsort(entries, m->nops, sizeof *entries, compare_entries);
+  /* With no op, entries is NULL, which qsort may not be given. */
+  if (m->nops > 1) qsort(entries, m->nops, sizeof *entries, compare_entries);
   for (size_t i = 1; i < m->nops; i++) {
     if (strcmp(entries[i].op->name, entries[i - 1].op->name) != 0) continue;
     size_t first = i - 1;
@@ -216,6 +217,7 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
                      size_t nfiles, og_diag *diag) {
   size_t errors_before = diag->errors;
   og_model *m = og_model_new();
+  m->files = og_arena_array(&m->arena, nfiles, sizeof *m->files);
   og_arena ast_arena;
   og_arena_init(&ast_arena);
   size_t cap = 0;
@@ -226,6 +228,7 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
     og_ast_file *ast = og_parse(&ast_arena, sources, files[f], diag);
     const char *file = og_arena_strdup(&m->arena, src->path);
     const char *prefix = file_prefix(&m->arena, ast, src->path);
+    m->files[m->nfiles++] = (og_model_file){file, prefix};
     for (const og_ast_op *op = ast->ops; op; op = op->next) {
       if (op->has_syntax_error) continue; /* avoid follow-on errors */
       entries = og_xgrow(entries, &cap, m->nops + 1, sizeof *entries);

@@ -2,6 +2,7 @@
  * every expression checked to be a shape, a dim or a condition. */
 #include "sema_internal.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 typedef enum expect { EXPECT_SHAPE, EXPECT_DIM, EXPECT_COND } expect;
@@ -14,6 +15,22 @@ static long find_arg(const og_arg *args, size_t n, const char *name) {
   for (size_t i = 0; i < n; i++)
     if (args[i].name && strcmp(args[i].name, name) == 0) return (long)i;
   return -1;
+}
+
+/* What an expression is, in words: the "found ..." of a message. */
+static const char *expr_text(og_sema_op *s, const og_ast_expr *e) {
+  switch (e->kind) {
+  case OG_EX_INT: return og_arena_printf(s->arena, "integer %" PRId64, e->i);
+  case OG_EX_UNKNOWN: return "'?'";
+  case OG_EX_NAME: return og_arena_printf(s->arena, "'%s'", e->name);
+  case OG_EX_CALL: return og_arena_printf(s->arena, "%s(...)", e->name);
+  case OG_EX_LIST: return "a list [...]";
+  case OG_EX_BINARY:
+    return strchr("+-*/", (int)e->op) ? "arithmetic" : "a comparison";
+  case OG_EX_NEG: return "a negation";
+  case OG_EX_IN: return "an 'in' test";
+  }
+  return "an expression";
 }
 
 static size_t count_args(const og_ast_expr *e) {
@@ -34,12 +51,15 @@ static bool resolve_args(og_sema_op *s, const og_ast_expr *e, expect want,
 }
 
 static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
-  long index = e->kind == OG_EX_NAME
-                   ? find_arg(s->op->inputs, s->op->ninputs, e->name)
-                   : -1;
+  if (e->kind != OG_EX_NAME) {
+    og_error_at(s->diag, e->loc, "expected an input of op '%s', found %s",
+                s->op->name, expr_text(s, e));
+    return false;
+  }
+  long index = find_arg(s->op->inputs, s->op->ninputs, e->name);
   if (index < 0) {
-    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'",
-                e->kind == OG_EX_NAME ? e->name : "(expression)", s->op->name);
+    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'", e->name,
+                s->op->name);
     return false;
   }
   out->kind = OG_SX_INPUT;
@@ -59,8 +79,8 @@ static bool attr_ref(og_sema_op *s, const og_ast_expr *e, expect want,
   const og_ast_expr *a = e->args;
   if (count_args(e) != 1) return wrong_arity(s, e, "one attr name");
   if (a->kind != OG_EX_NAME) {
-    og_error_at(s->diag, a->loc,
-                "attr() takes the name of an attr, not an expression");
+    og_error_at(s->diag, a->loc, "attr() takes the name of an attr, found %s",
+                expr_text(s, a));
     return false;
   }
   for (size_t i = 0; i < s->op->nattrs; i++) {
@@ -97,7 +117,9 @@ static bool dim_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   bool neg = k->kind == OG_EX_NEG && k->lhs->kind == OG_EX_INT;
   if (k->kind != OG_EX_INT && !neg) {
     og_error_at(s->diag, k->loc,
-                "the dimension index of dim() must be an integer literal");
+                "the dimension index of dim() must be an integer literal, "
+                "found %s",
+                expr_text(s, k));
     return false;
   }
   out->i = neg ? -k->lhs->i : k->i;
@@ -115,7 +137,8 @@ static bool shape_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
     return false;
   }
   if (count_args(e) < (merge ? 1u : 2u))
-    return wrong_arity(s, e, merge ? "one or more inputs" : "two or more shapes");
+    return wrong_arity(s, e,
+                       merge ? "one or more inputs" : "two or more shapes");
   out->kind = merge ? OG_SX_MERGE : OG_SX_BROADCAST;
   return resolve_args(s, e, EXPECT_SHAPE, out);
 }
@@ -131,7 +154,8 @@ static bool resolve_shape(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   default:
     og_error_at(s->diag, e->loc,
                 "expected a shape: an input, [dims], ?, merge(...), "
-                "broadcast(...) or attr(...)");
+                "broadcast(...) or attr(...), found %s",
+                expr_text(s, e));
     return false;
   }
 }
@@ -155,12 +179,15 @@ static bool resolve_dim(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
     return resolve(s, e->lhs, EXPECT_DIM, out->args);
   case OG_EX_BINARY:
     if (strchr("+-*/", (int)e->op)) break;
-    og_error_at(s->diag, e->loc, "a comparison is not a dimension");
+    og_error_at(s->diag, e->loc,
+                "expected a dimension, found a comparison (conditions "
+                "belong in require)");
     return false;
   default:
     og_error_at(s->diag, e->loc,
                 "expected a dimension: an integer, ?, dim(x, i), rank(x), "
-                "attr(n) or arithmetic on them");
+                "attr(n) or arithmetic on them, found %s",
+                expr_text(s, e));
     return false;
   }
   out->kind = OG_SX_BINARY;
@@ -181,7 +208,8 @@ static bool resolve_cond(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   if (!compare && e->kind != OG_EX_IN) {
     og_error_at(s->diag, e->loc,
                 "expected a condition: a comparison of dims, x in [lo, hi], "
-                "or same(a, b)");
+                "or same(a, b), found %s",
+                expr_text(s, e));
     return false;
   }
   out->kind = compare ? OG_SX_BINARY : OG_SX_IN;

@@ -1,11 +1,13 @@
 /* The import-tf verb: read, import, render every output in memory, and only
- * then create the directory and write the files (no partial output when
- * the input is bad). */
+ * then create the directory and commit the files, all or nothing
+ * (outputs.h): no partial output when the input is bad or a file cannot be
+ * written. */
 #include "tf_import_cli.h"
 
 #include "compile.h"
 #include "diag.h"
 #include "emit_op.h"
+#include "outputs.h"
 #include "source.h"
 #include "tf_import.h"
 #include "writer.h"
@@ -14,10 +16,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #define USAGE "usage: opgen import-tf OPS.pbtxt -o DIR [--split]\n"
 
@@ -25,11 +24,6 @@ typedef struct opts {
   const char *input, *outdir;
   bool split;
 } opts;
-
-typedef struct out_file {
-  const char *path; /* arena */
-  og_writer w;
-} out_file;
 
 static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt,
                                                              ...) {
@@ -87,76 +81,48 @@ static int parse_args(int argc, char **argv, opts *o) {
   return 0;
 }
 
-/* mkdir -p: every missing component, then check it is a directory. */
-static bool make_dirs(const char *path) {
-  size_t len = strlen(path);
-  char *p = malloc(len + 1);
-  if (!p) return false;
-  memcpy(p, path, len + 1);
-  bool ok = true;
-  for (size_t i = 1; i <= len && ok; i++) {
-    if (p[i] != '/' && p[i] != '\0') continue;
-    char saved = p[i];
-    p[i] = '\0';
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
-    p[i] = saved;
-  }
-  struct stat st;
-  if (ok && stat(path, &st) != 0) ok = false;
-  else if (ok && !S_ISDIR(st.st_mode)) ok = false, errno = ENOTDIR;
-  int err = errno;
-  free(p);
-  errno = err;
-  return ok;
-}
-
 static const char *join(og_arena *a, const char *dir, const char *name) {
   size_t n = strlen(dir);
   return og_arena_printf(a, "%s%s%s.op", dir,
                          n && dir[n - 1] == '/' ? "" : "/", name);
 }
 
-/* --split: two op names with the same snake_case would share a file. */
+/* --split: two op names with the same snake_case would share a file (the
+ * outputs are in model order, one per op). */
 static bool check_collisions(og_diag *diag, const og_model *m,
-                             out_file *files) {
+                             const og_outputs *files) {
   for (size_t i = 0; i < m->nops; i++)
     for (size_t j = 0; j < i; j++)
-      if (strcmp(files[i].path, files[j].path) == 0) {
+      if (strcmp(files->items[i].path, files->items[j].path) == 0) {
         og_diag_report(diag, OG_SEV_ERROR, m->ops[i]->pos,
                        "op '%s' would be written to '%s', as op '%s' is",
-                       m->ops[i]->name, files[i].path, m->ops[j]->name);
+                       m->ops[i]->name, files->items[i].path,
+                       m->ops[j]->name);
         return false;
       }
   return true;
 }
 
-/* Every output in memory; *count files. */
-static out_file *render(const og_model *m, const opts *o, og_arena *a,
-                        size_t *count) {
-  *count = o->split ? m->nops : 1;
-  out_file *files = calloc(*count ? *count : 1, sizeof *files);
-  if (!files) abort();
-  for (size_t i = 0; i < *count; i++) og_writer_init(&files[i].w);
+/* Every output in memory. */
+static void render(const og_model *m, const opts *o, og_arena *a,
+                   og_outputs *files) {
   if (!o->split) {
     const char *package = og_tf_package_name(a, o->input);
-    files[0].path = join(a, o->outdir, package);
-    og_emit_op_source(m, package, &files[0].w);
-    return files;
+    og_emit_op_source(m, package,
+                      og_outputs_add(files, join(a, o->outdir, package)));
+    return;
   }
   for (size_t i = 0; i < m->nops; i++) {
-    files[i].path = join(a, o->outdir, og_tf_snake_case(a, m->ops[i]->name));
-    og_emit_op_def(m->ops[i], &files[i].w);
+    const char *name = og_tf_snake_case(a, m->ops[i]->name);
+    og_emit_op_def(m->ops[i], og_outputs_add(files, join(a, o->outdir, name)));
   }
-  return files;
 }
 
-static int write_all(const opts *o, out_file *files, size_t count) {
-  if (!make_dirs(o->outdir))
-    return io_error("create directory", o->outdir, errno);
-  for (size_t i = 0; i < count; i++)
-    if (!og_write_file_atomic(files[i].path, files[i].w.buf, files[i].w.len))
-      return io_error("write", files[i].path, errno);
-  return 0;
+static int write_all(const opts *o, const og_outputs *files) {
+  const char *failed;
+  if (og_outputs_commit(files, o->outdir, &failed)) return 0;
+  return io_error(failed == o->outdir ? "create directory" : "write", failed,
+                  errno);
 }
 
 /* Compiler diagnostics about one op's .op text, re-reported at the op's
@@ -264,13 +230,13 @@ static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_arena a;
   og_arena_init(&a);
   for (size_t i = 0; i < m->nops; i++) verify_op(&diag, m->ops[i], &a);
-  size_t count = 0;
-  out_file *files = render(m, o, &a, &count);
-  int rc = diag.errors || (o->split && !check_collisions(&diag, m, files))
+  og_outputs files;
+  og_outputs_init(&files);
+  render(m, o, &a, &files);
+  int rc = diag.errors || (o->split && !check_collisions(&diag, m, &files))
                ? 1
-               : write_all(o, files, count);
-  for (size_t i = 0; i < count; i++) og_writer_free(&files[i].w);
-  free(files);
+               : write_all(o, &files);
+  og_outputs_free(&files);
   og_arena_free(&a);
   og_model_free(m);
   return rc;

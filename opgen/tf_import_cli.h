@@ -13,7 +13,8 @@
  * too: a lower-case op name, say) is an error; one that compiles to a
  * different op (a doc comment the language cannot hold exactly) is a
  * warning. Files are written only once the whole import has succeeded,
- * each atomically.
+ * all or nothing (og_outputs_commit): when one cannot be written, none
+ * is.
  *
  * Returns 0 on success, 1 for invalid input (diagnostics on stderr, GCC
  * style), 2 for a usage or I/O error ("opgen: error: ..." on stderr). */

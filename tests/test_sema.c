@@ -541,6 +541,18 @@ static void deprecated_twice(void **state) {
                   "3:3: error: op 'X' is deprecated twice");
 }
 
+/* No op at all (entries NULL): qsort used to be handed a null pointer,
+ * undefined behaviour that -fsanitize=undefined reports. */
+static void spec_without_ops_gives_empty_model(void **state) {
+  (void)state;
+  og_model *m = tu_expect_ok("");
+  assert_int_equal(m->nops, 0);
+  og_model_free(m);
+  m = tu_expect_ok("package p; // and nothing else\n");
+  assert_int_equal(m->nops, 0);
+  og_model_free(m);
+}
+
 static void ops_are_sorted_by_name(void **state) {
   (void)state;
   og_model *m = tu_expect_ok("op B {}\nop A {}\nop C {}\n");
@@ -585,10 +597,26 @@ static void shape_expression_kinds(void **state) {
   tu_expect_error(OP("  input x: float;\n  output y: float;\n"
                      "  shape y = [x];\n"),
                   "4:14: error: expected a dimension: an integer, ?, dim(x, "
-                  "i), rank(x), attr(n) or arithmetic on them");
+                  "i), rank(x), attr(n) or arithmetic on them, found 'x'");
   tu_expect_error(OP("  input x: float;\n  require dim(x, 0);\n"),
                   "3:11: error: expected a condition: a comparison of dims, x "
-                  "in [lo, hi], or same(a, b)");
+                  "in [lo, hi], or same(a, b), found dim(...)");
+  tu_expect_error(OP("  input x: float;\n  output y: float;\n"
+                     "  shape y = 3;\n"),
+                  "4:13: error: expected a shape: an input, [dims], ?, "
+                  "merge(...), broadcast(...) or attr(...), found integer 3");
+  tu_expect_error(OP("  input x: float;\n  output y: float;\n"
+                     "  shape y = [rank(x) == 1];\n"),
+                  "4:14: error: expected a dimension, found a comparison "
+                  "(conditions belong in require)");
+  tu_expect_error(OP("  input x: float;\n  output y: float;\n"
+                     "  shape y = [rank(3)];\n"),
+                  "4:19: error: expected an input of op 'X', found integer "
+                  "3");
+  tu_expect_error(OP("  attr n: int;\n  input x: float;\n  output y: float;\n"
+                     "  shape y = [dim(x, n)];\n"),
+                  "5:21: error: the dimension index of dim() must be an "
+                  "integer literal, found 'n'");
   tu_expect_error(OP("  attr n: int;\n  input x: float;\n  output y: float;\n"
                      "  shape y = attr(n);\n"),
                   "5:18: error: attr 'n' has type int, but a shape is needed "
@@ -629,8 +657,8 @@ static void shape_function_arity_names_what_was_found(void **state) {
                   "arguments");
   tu_expect_error(OP("  attr s: shape;\n  output y: float;\n"
                      "  shape y = attr(1);\n"),
-                  "4:18: error: attr() takes the name of an attr, not an "
-                  "expression");
+                  "4:18: error: attr() takes the name of an attr, found "
+                  "integer 1");
 }
 
 static void every_shape_form_resolves(void **state) {
@@ -742,6 +770,7 @@ int main(void) {
       cmocka_unit_test(prefix_defaults_to_file_name),
       cmocka_unit_test(prefix_from_file_name_is_ascii_in_any_locale),
       cmocka_unit_test(deprecated_twice),
+      cmocka_unit_test(spec_without_ops_gives_empty_model),
       cmocka_unit_test(ops_are_sorted_by_name),
       cmocka_unit_test(shape_names_unknown_output),
       cmocka_unit_test(shape_names_unknown_input),

@@ -1204,6 +1204,23 @@ static void cli_writes_nothing_for_invalid_input(void **state) {
   assert_int_equal(stat(tmp_path("bad_out"), &st), -1);
 }
 
+/* A file that cannot be written (its name is too long for the file
+ * system) must not leave the others written: it used to, one by one. */
+static void cli_split_writes_nothing_when_one_file_fails(void **state) {
+  (void)state;
+  char name[300] = "Z";
+  memset(name + 1, 'z', 279);
+  name[280] = '\0';
+  char text[512];
+  snprintf(text, sizeof text, "op { name: 'Abs' }\nop { name: '%s' }\n", name);
+  const char *in = tmp_path("long.pbtxt");
+  write_text(in, text);
+  const char *args[] = {"import-tf", "--split", in, "-o", tmp_path("long_out")};
+  assert_int_equal(run_cli(5, args), 2);
+  struct stat st;
+  assert_int_equal(stat(tmp_path("long_out/abs.op"), &st), -1);
+}
+
 static void cli_rejects_ops_the_language_rejects(void **state) {
   (void)state;
   const char *in = tmp_path("lower.pbtxt");
@@ -1322,6 +1339,7 @@ int main(void) {
       cmocka_unit_test(cli_writes_one_file_with_package),
       cmocka_unit_test(cli_split_writes_one_file_per_op),
       cmocka_unit_test(cli_writes_nothing_for_invalid_input),
+      cmocka_unit_test(cli_split_writes_nothing_when_one_file_fails),
       cmocka_unit_test(cli_rejects_ops_the_language_rejects),
       cmocka_unit_test(cli_warns_where_the_op_form_loses_detail),
       cmocka_unit_test(cli_reports_usage_and_io_errors),

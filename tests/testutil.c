@@ -24,7 +24,8 @@ void tu_diags_sink(void *ctx, const og_diagnostic *d) {
     snprintf(buf, sizeof buf, "%s: %s", sev[d->severity], d->message);
   out->lines = og_xgrow(out->lines, &out->cap, out->count + 1,
                         sizeof *out->lines);
-  out->lines[out->count++] = strdup(buf);
+  size_t n = strlen(buf) + 1;
+  out->lines[out->count++] = memcpy(og_xmalloc(n), buf, n);
 }
 
 const char *tu_diags_text(const tu_diags *d) {
@@ -83,11 +84,11 @@ char *tu_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
+  char *buf = og_xmalloc(cap);
   size_t got;
   while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
     n += got;
-    if (cap - n < 2) buf = realloc(buf, cap *= 2);
+    if (cap - n < 2) buf = og_xrealloc(buf, cap *= 2);
   }
   fclose(f);
   buf[n] = '\0';

@@ -24,27 +24,34 @@ static const char *input_text(const opr_arg_def *a, size_t i, char *buf,
   return buf;
 }
 
-/* Tensor i of input `arg`, or an error naming it when NULL. */
-static opr_status input_tensor(const opr_call *call, size_t arg, size_t i,
-                               const opr_tensor **out) {
-  const opr_input *in = &call->inputs[arg];
-  *out = in->tensors ? in->tensors[i] : NULL;
-  if (*out) return OPR_OK;
+OPR_COLD static opr_status null_input(const opr_call *call, size_t arg,
+                                      size_t i) {
   char what[256];
   return opr_error(OPR_INVALID_ARGUMENT, "%s: %s is NULL", call->op->name,
                    input_text(&call->op->inputs[arg], i, what, sizeof what));
+}
+
+/* Tensor i of input `arg`, or an error naming it when NULL. */
+static inline opr_status input_tensor(const opr_call *call, size_t arg,
+                                      size_t i, const opr_tensor **out) {
+  const opr_input *in = &call->inputs[arg];
+  *out = in->tensors ? in->tensors[i] : NULL;
+  return *out ? OPR_OK : null_input(call, arg, i);
 }
 
 static bool kind_matches(const opr_attr_def *d, const opr_attr_value *v) {
   return v->kind == d->type.kind && v->is_list == d->type.is_list;
 }
 
+OPR_COLD static opr_status not_single(const opr_call *call, size_t arg) {
+  return opr_error(OPR_INVALID_ARGUMENT, "%s: input '%s' takes one tensor, "
+                   "got %zu", call->op->name, call->op->inputs[arg].name,
+                   call->inputs[arg].count);
+}
+
 opr_status opr_check_single_input(opr_call *call, size_t arg) {
   const opr_input *in = &call->inputs[arg];
-  if (in->count != 1)
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: input '%s' takes one "
-                     "tensor, got %zu", call->op->name,
-                     call->op->inputs[arg].name, in->count);
+  if (in->count != 1) return not_single(call, arg);
   const opr_tensor *t;
   return input_tensor(call, arg, 0, &t);
 }
@@ -92,9 +99,17 @@ opr_status opr_check_input_type(opr_call *call, size_t arg, opr_dtype type) {
 
 /* Input tensor i has type dt, which attr d (whose value is `want`, or
  * OPR_DT_INVALID when still unset) must accept. */
-static opr_status check_inferred_type(const opr_call *call, size_t arg,
-                                      size_t i, const opr_attr_def *d,
-                                      opr_dtype dt, opr_dtype want) {
+static inline bool inferred_type_ok(const opr_attr_def *d, opr_dtype dt,
+                                    opr_dtype want) {
+  return (want == OPR_DT_INVALID || dt == want) &&
+         (!d->allowed_types || opr_dtype_in_set(dt, d->allowed_types));
+}
+
+/* The message for !inferred_type_ok. */
+OPR_COLD static opr_status inferred_type_error(const opr_call *call,
+                                               size_t arg, size_t i,
+                                               const opr_attr_def *d,
+                                               opr_dtype dt, opr_dtype want) {
   char what[256], set[512];
   const opr_op_def *op = call->op;
   if (want != OPR_DT_INVALID && dt != want)
@@ -111,31 +126,29 @@ static opr_status check_inferred_type(const opr_call *call, size_t arg,
   return OPR_OK;
 }
 
-static opr_status invalid_type(const opr_op_def *op, const char *what,
-                               opr_dtype dt) {
-  return opr_error(OPR_INVALID_ARGUMENT, "%s: %s is not a valid type "
-                   "(value %d)", op->name, what, (int)dt);
+/* A type attr given explicitly that is no type. */
+OPR_COLD static opr_status bad_given_type(const opr_op_def *op,
+                                          const opr_attr_def *d,
+                                          const opr_attr_value *v) {
+  if (!kind_matches(d, v)) return opr_attr_kind_error(op, d, v);
+  return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' is not a valid type "
+                   "(value %d)", op->name, d->name, (int)v->u.type);
 }
 
 opr_status opr_infer_type_attr(opr_call *call, size_t arg, size_t attr) {
-  const opr_op_def *op = call->op;
-  const opr_attr_def *d = &op->attrs[attr];
+  const opr_attr_def *d = &call->op->attrs[attr];
   opr_attr_value *v = &call->attrs[attr];
   const opr_input *in = &call->inputs[arg];
-  if (v->kind != OPR_ATTR_UNSET && !kind_matches(d, v))
-    return opr_attr_kind_error(op, d, v);
-  if (v->kind != OPR_ATTR_UNSET && !opr_dtype_valid(v->u.type)) {
-    char what[256];
-    snprintf(what, sizeof what, "attr '%s'", d->name);
-    return invalid_type(op, what, v->u.type);
-  }
+  if (v->kind != OPR_ATTR_UNSET &&
+      (!kind_matches(d, v) || !opr_dtype_known(v->u.type)))
+    return bad_given_type(call->op, d, v);
   for (size_t i = 0; i < in->count; i++) {
     const opr_tensor *t;
     opr_status s = input_tensor(call, arg, i, &t);
     if (s) return s;
     opr_dtype want = v->kind == OPR_ATTR_TYPE ? v->u.type : OPR_DT_INVALID;
-    s = check_inferred_type(call, arg, i, d, t->dtype, want);
-    if (s) return s;
+    if (!inferred_type_ok(d, t->dtype, want))
+      return inferred_type_error(call, arg, i, d, t->dtype, want);
     if (v->kind == OPR_ATTR_UNSET) {
       v->kind = OPR_ATTR_TYPE;
       v->is_list = false;
@@ -231,9 +244,9 @@ opr_status opr_infer_type_list_attr(opr_call *call, size_t arg,
   for (size_t i = 0; i < in->count; i++) {
     const opr_tensor *t;
     opr_status s = input_tensor(call, arg, i, &t);
-    if (!s) s = check_inferred_type(call, arg, i, d, t->dtype,
-                                    OPR_DT_INVALID);
     if (s) return s;
+    if (!inferred_type_ok(d, t->dtype, OPR_DT_INVALID))
+      return inferred_type_error(call, arg, i, d, t->dtype, OPR_DT_INVALID);
     types[i] = t->dtype;
   }
   v->kind = OPR_ATTR_TYPE;
@@ -285,19 +298,24 @@ opr_dtype opr_output_dtype(const opr_call *call, size_t arg, size_t index) {
   return OPR_DT_INVALID;
 }
 
-opr_status opr_check_outputs(opr_call *call) {
+OPR_COLD static opr_status output_error(const opr_call *call, size_t o,
+                                        size_t n) {
   const opr_op_def *op = call->op;
-  for (size_t o = 0; o < op->noutputs; o++) {
-    size_t n = opr_output_count(call, o);
-    const opr_output *out = call->outputs ? &call->outputs[o] : NULL;
-    if (n > 0 && (!out || !out->tensors))
-      return opr_error(OPR_INVALID_ARGUMENT, "%s: output '%s' is NULL",
-                       op->name, op->outputs[o].name);
-    if (n > 0 && out->count < n)
-      return opr_error(OPR_INVALID_ARGUMENT, "%s: output '%s' has room for "
-                       "%zu %s; the op produces %zu", op->name,
-                       op->outputs[o].name, out->count,
-                       plural(out->count, "tensor", "tensors"), n);
+  const opr_output *out = call->outputs ? &call->outputs[o] : NULL;
+  if (!out || !out->tensors)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: output '%s' is NULL",
+                     op->name, op->outputs[o].name);
+  return opr_error(OPR_INVALID_ARGUMENT, "%s: output '%s' has room for %zu "
+                   "%s; the op produces %zu", op->name, op->outputs[o].name,
+                   out->count, plural(out->count, "tensor", "tensors"), n);
+}
+
+opr_status opr_check_outputs(opr_call *call) {
+  const opr_output *outs = call->outputs;
+  for (size_t o = 0; o < call->op->noutputs; o++) {
+    size_t n = opr_output_count_fast(call, o);
+    if (n > 0 && (!outs || !outs[o].tensors || outs[o].count < n))
+      return output_error(call, o, n);
   }
   return OPR_OK;
 }

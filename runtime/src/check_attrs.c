@@ -42,7 +42,7 @@ static opr_status check_type_value(const opr_op_def *op,
                                    const opr_attr_def *d, opr_dtype dt,
                                    long index) {
   char what[256], set[512];
-  if (!opr_dtype_valid(dt))
+  if (!opr_dtype_known(dt))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: %s is not a valid type "
                      "(value %d)", op->name,
                      attr_text(d, index, what, sizeof what), (int)dt);
@@ -144,9 +144,10 @@ opr_status opr_attr_kind_error(const opr_op_def *op, const opr_attr_def *d,
                    opr_attr_type_name(got));
 }
 
-static opr_status check_attr(const opr_op_def *op, const opr_attr_def *d,
-                             opr_attr_value *v) {
-  if (v->kind == OPR_ATTR_UNSET && d->default_value) *v = *d->default_value;
+/* The full check of one set attr, messages included. */
+OPR_COLD static opr_status check_attr(const opr_op_def *op,
+                                      const opr_attr_def *d,
+                                      const opr_attr_value *v) {
   if (v->kind == OPR_ATTR_UNSET)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' is required",
                      op->name, d->name);
@@ -156,10 +157,30 @@ static opr_status check_attr(const opr_op_def *op, const opr_attr_def *d,
                     : check_value(op, d, v, NOT_IN_LIST);
 }
 
+/* The common scalar cases that pass, decided without building anything;
+ * false sends the attr to check_attr. */
+static inline bool attr_plainly_ok(const opr_attr_def *d,
+                                   const opr_attr_value *v) {
+  if (v->kind != d->type.kind || v->is_list || d->type.is_list) return false;
+  switch (v->kind) {
+  case OPR_ATTR_TYPE:
+    return opr_dtype_known(v->u.type) &&
+           (!d->allowed_types || opr_dtype_in_set(v->u.type, d->allowed_types));
+  case OPR_ATTR_INT: return !d->has_minimum || v->u.i >= d->minimum;
+  case OPR_ATTR_FLOAT:
+  case OPR_ATTR_BOOL: return true;
+  default: return false;
+  }
+}
+
 opr_status opr_check_attrs(opr_call *call) {
   const opr_op_def *op = call->op;
   for (size_t i = 0; i < op->nattrs; i++) {
-    opr_status s = check_attr(op, &op->attrs[i], &call->attrs[i]);
+    const opr_attr_def *d = &op->attrs[i];
+    opr_attr_value *v = &call->attrs[i];
+    if (v->kind == OPR_ATTR_UNSET && d->default_value) *v = *d->default_value;
+    if (attr_plainly_ok(d, v)) continue;
+    opr_status s = check_attr(op, d, v);
     if (s) return s;
   }
   return OPR_OK;

@@ -1,6 +1,6 @@
 /* Dtype names, sizes and type-set text, all expanded from dtypes.def;
  * half and bfloat16 conversions. */
-#include "opr/dtype.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,23 +11,21 @@ static const char *const dtype_names[OPR_DT_COUNT] = {
 #undef OPR_DTYPE
 };
 
-static const size_t dtype_sizes[OPR_DT_COUNT] = {
+const size_t opr_dtype_size_table[OPR_DT_COUNT] = {
 #define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) \
   [VALUE] = sizeof(CTYPE),
 #include "opr/dtypes.def"
 #undef OPR_DTYPE
 };
 
-bool opr_dtype_valid(opr_dtype dt) {
-  return dt > OPR_DT_INVALID && dt < OPR_DT_COUNT && dtype_names[dt];
-}
+bool opr_dtype_valid(opr_dtype dt) { return opr_dtype_known(dt); }
 
 const char *opr_dtype_name(opr_dtype dt) {
   return opr_dtype_valid(dt) ? dtype_names[dt] : "invalid";
 }
 
 size_t opr_dtype_size(opr_dtype dt) {
-  return opr_dtype_valid(dt) ? dtype_sizes[dt] : 0;
+  return opr_dtype_valid(dt) ? opr_dtype_size_table[dt] : 0;
 }
 
 const char *opr_dtype_set_text(opr_dtype_set set, char *buf, size_t n) {

@@ -3,6 +3,7 @@
  * the name lookups are extra. */
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,7 +75,7 @@ opr_status opr_execute(opr_context *ctx, const char *op_name,
                        opr_tensor **outputs, size_t max_outputs,
                        size_t *noutputs) {
   if (noutputs) *noutputs = 0;
-  const opr_op_def *op;
+  const opr_op_def *op = NULL;
   opr_status s = check_request(ctx, op_name, &op, ninputs, inputs, nattrs,
                                attrs);
   if (s) return s;
@@ -91,6 +92,12 @@ opr_status opr_execute(opr_context *ctx, const char *op_name,
   size_t total = 0;
   if (!vals || !outs)
     s = opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", op->name);
+  /* Output counts are known only after the check, which may itself call
+   * opr_check_outputs: until layout_outputs, every output argument gets
+   * unlimited room that nothing writes to. */
+  opr_tensor *unwritten = NULL;
+  for (size_t o = 0; !s && o < op->noutputs; o++)
+    outs[o] = (opr_output){&unwritten, SIZE_MAX};
   if (!s) s = set_named_attrs(op, attrs, nattrs, vals);
   if (!s) s = op->check(&call);
   if (!s) s = layout_outputs(&call, outputs, max_outputs, &total);

@@ -7,6 +7,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Marks the functions that build error messages, so that the fast paths
+ * calling them stay small. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_COLD __attribute__((cold, noinline))
+#else
+#define OPR_COLD
+#endif
+
 struct opr_context {
   opr_device_kind device;
 };
@@ -38,6 +46,27 @@ struct opr_kernel_table {
 /* True when dt is a dtype value present in `set`; safe for any value. */
 static inline bool opr_dtype_in_set(opr_dtype dt, opr_dtype_set set) {
   return (unsigned)dt < 64 && (set >> (unsigned)dt & 1u);
+}
+
+/* opr_dtype_valid as a constant mask test, for the hot path. */
+static inline bool opr_dtype_known(opr_dtype dt) {
+  const opr_dtype_set known = 0
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) | OPR_DTYPE_BIT(VALUE)
+#include "opr/dtypes.def"
+#undef OPR_DTYPE
+      ;
+  return opr_dtype_in_set(dt, known);
+}
+
+/* Bytes per element, indexed by dtype value (0 where no dtype). */
+extern const size_t opr_dtype_size_table[OPR_DT_COUNT];
+
+/* opr_output_count for an output of one tensor, without a call. */
+static inline size_t opr_output_count_fast(const opr_call *call, size_t arg) {
+  const opr_arg_def *a = &call->op->outputs[arg];
+  if (a->number_attr == OPR_NO_ATTR && a->type_list_attr == OPR_NO_ATTR)
+    return 1;
+  return opr_output_count(call, arg);
 }
 
 /* One lock guards both registries (registration is rare; calls never

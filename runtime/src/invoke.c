@@ -28,7 +28,7 @@ static const opr_kernel_rec *select_kernel(const opr_call *call,
 }
 
 /* UNIMPLEMENTED: "Op: no kernel for device CPU with T=float, U=int32". */
-static opr_status no_kernel(const opr_call *call, opr_device_kind device) {
+OPR_COLD static opr_status no_kernel(const opr_call *call, opr_device_kind device) {
   const opr_op_def *op = call->op;
   char types[512] = "";
   size_t pos = 0;
@@ -55,25 +55,30 @@ static void release_outputs(opr_call *call) {
   }
 }
 
+OPR_COLD static opr_status unset_output(const opr_call *call, size_t o,
+                                        size_t j) {
+  return opr_error(OPR_INTERNAL, "%s: the kernel left output '%s' element "
+                   "%zu unset", call->op->name, call->op->outputs[o].name, j);
+}
+
 static opr_status check_filled(const opr_call *call) {
   for (size_t o = 0; o < call->op->noutputs; o++) {
-    size_t n = opr_output_count(call, o);
+    size_t n = opr_output_count_fast(call, o);
     for (size_t j = 0; j < n; j++)
-      if (!call->outputs[o].tensors[j])
-        return opr_error(OPR_INTERNAL, "%s: the kernel left output '%s' "
-                         "element %zu unset", call->op->name,
-                         call->op->outputs[o].name, j);
+      if (!call->outputs[o].tensors[j]) return unset_output(call, o, j);
   }
   return OPR_OK;
 }
 
 opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+  /* The slots are checked (whatever the op's check did) and cleared, so
+   * that a failure releases exactly what the kernel allocated. */
   opr_status s = opr_check_outputs(call);
   if (s) return s;
   for (size_t o = 0; o < call->op->noutputs; o++) {
     opr_output *out = &call->outputs[o];
-    for (size_t j = 0; out->tensors && j < out->count; j++)
-      out->tensors[j] = NULL;
+    if (out->count == 1) out->tensors[0] = NULL;
+    else if (out->tensors) memset(out->tensors, 0, out->count * sizeof(void *));
   }
   const opr_kernel_rec *r = select_kernel(call, ctx->device);
   if (!r) return no_kernel(call, ctx->device);
@@ -84,21 +89,31 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
   return s;
 }
 
-opr_status opr_invoke(opr_context *ctx, opr_call *call) {
+OPR_COLD static opr_status bad_invoke(const opr_context *ctx,
+                                      const opr_call *call) {
   if (!ctx || !call || !call->op)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_invoke: %s is NULL",
                      !ctx ? "the context" : !call ? "the call"
                                                   : "the call's op");
   const opr_op_def *op = call->op;
-  if (!op->state ||
-      !atomic_load_explicit(&op->state->registered, memory_order_acquire))
+  if (!op->state || !atomic_load(&op->state->registered))
     return opr_error(OPR_FAILED_PRECONDITION, "%s: op is not registered "
                      "(call its register function first)", op->name);
-  if ((op->ninputs && !call->inputs) || (op->nattrs && !call->attrs))
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: the call has no %s array",
-                     op->name, !call->inputs ? "input" : "attr");
+  return opr_error(OPR_INVALID_ARGUMENT, "%s: the call has no %s array",
+                   op->name, !call->inputs ? "input" : "attr");
+}
+
+opr_status opr_invoke(opr_context *ctx, opr_call *call) {
+  const opr_op_def *op = call ? call->op : NULL;
+  if (!ctx || !op || !op->state ||
+      !atomic_load_explicit(&op->state->registered, memory_order_acquire) ||
+      (op->ninputs && !call->inputs) || (op->nattrs && !call->attrs))
+    return bad_invoke(ctx, call);
   opr_status s = op->check(call);
-  return s ? s : opr_invoke_checked(ctx, call);
+  if (!s) s = opr_invoke_checked(ctx, call);
+  /* Typed wrappers keep the call on their stack and return at once. */
+  opr_call_cleanup(call);
+  return s;
 }
 
 /* Output `arg` stays in host memory for this kernel. */
@@ -110,7 +125,7 @@ static bool host_memory_output(const opr_kernel_ctx *k, size_t arg) {
 }
 
 /* Restates a tensor creation error for an output. */
-static opr_status output_error(const opr_op_def *op, size_t arg,
+OPR_COLD static opr_status output_error(const opr_op_def *op, size_t arg,
                                opr_status s) {
   static const char prefix[] = "opr_tensor_new: ";
   const char *msg = opr_status_message(s);
@@ -126,7 +141,7 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    const int64_t *dims, opr_tensor **out) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
-  if (arg >= op->noutputs || index >= opr_output_count(call, arg))
+  if (arg >= op->noutputs || index >= opr_output_count_fast(call, arg))
     return opr_error(OPR_INTERNAL, "%s: the kernel allocates output %zu "
                      "element %zu, which the op does not have", op->name,
                      arg, index);

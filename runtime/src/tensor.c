@@ -1,7 +1,7 @@
 /* Host tensors: one allocation holds the struct and the data, so that a
  * small output costs one malloc. Shapes are validated with overflow
  * checks before anything is allocated. */
-#include "opr/tensor.h"
+#include "internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,17 +25,18 @@ static size_t header_size(void) {
 int64_t opr_shape_num_elements(int rank, const int64_t *dims) {
   if (rank < 0 || (rank > 0 && !dims)) return -1;
   int64_t n = 1;
-  bool empty = false;
+  bool zero = false, overflow = false;
   for (int i = 0; i < rank; i++) {
-    if (dims[i] < 0) return -1;
-    empty = empty || dims[i] == 0;
+    int64_t d = dims[i];
+    if (d < 0) return -1;
+    /* [2^40, 2^40, 0] is an empty tensor, not an overflow. Small factors
+     * skip the division. */
+    if (d == 0) zero = true;
+    else if ((uint64_t)(n | d) < (UINT64_C(1) << 31)) n *= d;
+    else if (n > INT64_MAX / d) overflow = true;
+    else n *= d;
   }
-  if (empty) return 0; /* [2^40, 2^40, 0] is an empty tensor, not overflow */
-  for (int i = 0; i < rank; i++) {
-    if (n > INT64_MAX / dims[i]) return -1;
-    n *= dims[i];
-  }
-  return n;
+  return zero ? 0 : overflow ? -1 : n;
 }
 
 const char *opr_shape_text(int rank, const int64_t *dims, char *buf,
@@ -57,12 +58,18 @@ const char *opr_shape_text(int rank, const int64_t *dims, char *buf,
   return buf;
 }
 
+/* check_new's fast size test relies on small elements. */
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) \
+  _Static_assert(sizeof(CTYPE) <= 16, #ID " elements fit in 16 bytes");
+#include "opr/dtypes.def"
+#undef OPR_DTYPE
+
 /* Validates a new tensor's dtype and shape and computes its size. `who`
  * starts the messages. */
 static opr_status check_new(const char *who, opr_dtype dtype, int rank,
                             const int64_t *dims, int64_t *count,
                             size_t *nbytes) {
-  if (!opr_dtype_valid(dtype))
+  if (!opr_dtype_known(dtype))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: invalid dtype (value %d)",
                      who, (int)dtype);
   if (rank < 0 || rank > OPR_MAX_RANK)
@@ -71,14 +78,15 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   if (rank > 0 && !dims)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: dims is NULL for rank %d",
                      who, rank);
-  for (int i = 0; i < rank; i++)
+  int64_t n = opr_shape_num_elements(rank, dims);
+  for (int i = 0; n < 0 && i < rank; i++)
     if (dims[i] < 0)
       return opr_error(OPR_INVALID_ARGUMENT, "%s: dim %d is %" PRId64
                        "; dims must be >= 0", who, i, dims[i]);
   char shape[128];
-  int64_t n = opr_shape_num_elements(rank, dims);
-  size_t size = opr_dtype_size(dtype);
-  if (n < 0 || (uint64_t)n > (SIZE_MAX - header_size()) / size)
+  size_t size = opr_dtype_size_table[dtype]; /* at most 16 */
+  bool small = (uint64_t)n <= (SIZE_MAX >> 16); /* no division needed */
+  if (n < 0 || (!small && (uint64_t)n > (SIZE_MAX - header_size()) / size))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: a tensor of type %s and "
                      "shape %s is too large (its size overflows)", who,
                      opr_dtype_name(dtype),
@@ -90,14 +98,17 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
 
 static opr_status tensor_create(const char *who, opr_dtype dtype, int rank,
                                 const int64_t *dims, opr_tensor **out) {
-  int64_t count;
-  size_t nbytes;
+  int64_t count = 0;
+  size_t nbytes = 0;
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
   if (s) return s;
   size_t head = header_size();
-  opr_tensor *t = calloc(1, head + nbytes);
+  /* malloc and memset rather than calloc: glibc's calloc bypasses the
+   * per-thread cache, which makes a small tensor cost twice as much. */
+  opr_tensor *t = malloc(head + nbytes);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
                            "allocating %zu bytes", who, head + nbytes);
+  memset(t, 0, head + nbytes);
   int64_t *d = t->dims_inline;
   if (rank > OPR_INLINE_DIMS) {
     d = t->dims_heap = malloc((size_t)rank * sizeof *d);

@@ -18,7 +18,10 @@ opr_device_kind opr_context_device(const opr_context *ctx);
 /* Checks a call with its op's check, selects the kernel for the context's
  * device and the resolved type attrs, and runs it. On success every output
  * slot holds a tensor the caller owns; on failure none does. No kernel:
- * UNIMPLEMENTED naming the op, the device and the types. */
+ * UNIMPLEMENTED naming the op, the device and the types. Also checks the
+ * output slots (opr_check_outputs), and before returning releases what
+ * the check allocated (opr_call_cleanup): inferred list(type) values in
+ * call->attrs are not to be read afterwards. */
 opr_status opr_invoke(opr_context *ctx, opr_call *call);
 
 /* Runs any registered op by name: `inputs` one per input argument of the

@@ -129,7 +129,8 @@ opr_status opr_check_outputs(opr_call *call);
 opr_dtype opr_output_dtype(const opr_call *call, size_t arg, size_t index);
 /* The number of tensors output `arg` has, once attrs are resolved. */
 size_t opr_output_count(const opr_call *call, size_t arg);
-/* Frees what a call allocated (inferred type lists); not the outputs. */
+/* Frees what a call allocated (inferred type lists); not the outputs.
+ * opr_invoke does it before returning; safe to call again. */
 void opr_call_cleanup(opr_call *call);
 
 #endif
