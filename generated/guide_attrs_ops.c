@@ -31,8 +31,9 @@ const opr_op_def guide_attrs_attr_constraint_and_default_example_def = {
   .state = &guide_attrs_attr_constraint_and_default_example_state,
 };
 
-opr_status guide_attrs_attr_constraint_and_default_example(opr_context *ctx,
-                                                           const guide_attrs_attr_constraint_and_default_example_attrs *attrs) {
+opr_status guide_attrs_attr_constraint_and_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_constraint_and_default_example_attrs *attrs) {
   static const guide_attrs_attr_constraint_and_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   opr_attr_value op_attrs[1] = {
@@ -73,8 +74,9 @@ const opr_op_def guide_attrs_attr_default_example_def = {
   .state = &guide_attrs_attr_default_example_state,
 };
 
-opr_status guide_attrs_attr_default_example(opr_context *ctx,
-                                            const guide_attrs_attr_default_example_attrs *attrs) {
+opr_status guide_attrs_attr_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_attrs *attrs) {
   static const guide_attrs_attr_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   opr_attr_value op_attrs[1] = {
@@ -167,8 +169,9 @@ const opr_op_def guide_attrs_attr_default_example_for_all_types_def = {
   .state = &guide_attrs_attr_default_example_for_all_types_state,
 };
 
-opr_status guide_attrs_attr_default_example_for_all_types(opr_context *ctx,
-                                                          const guide_attrs_attr_default_example_for_all_types_attrs *attrs) {
+opr_status guide_attrs_attr_default_example_for_all_types(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_for_all_types_attrs *attrs) {
   static const guide_attrs_attr_default_example_for_all_types_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   opr_attr_value op_attrs[9] = {
@@ -389,8 +392,9 @@ const opr_op_def guide_attrs_restricted_type_example_def = {
   .state = &guide_attrs_restricted_type_example_state,
 };
 
-opr_status guide_attrs_restricted_type_example(opr_context *ctx,
-                                               opr_dtype t) {
+opr_status guide_attrs_restricted_type_example(
+    opr_context *ctx,
+    opr_dtype t) {
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
   };
@@ -429,9 +433,10 @@ const opr_op_def guide_attrs_type_list_example_def = {
   .state = &guide_attrs_type_list_example_state,
 };
 
-opr_status guide_attrs_type_list_example(opr_context *ctx,
-                                         const opr_dtype  *a,
-                                         size_t a_count) {
+opr_status guide_attrs_type_list_example(
+    opr_context *ctx,
+    const opr_dtype *a,
+    size_t a_count) {
   opr_attr_value op_attrs[1] = {
     opr_attr_list(OPR_ATTR_TYPE, a, a_count), /* a */
   };

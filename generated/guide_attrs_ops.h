@@ -38,8 +38,9 @@ extern const opr_op_def guide_attrs_attr_constraint_and_default_example_def;
  * Attrs:
  *   i: int >= 1, default 1.
  */
-opr_status guide_attrs_attr_constraint_and_default_example(opr_context *ctx,
-                                                           const guide_attrs_attr_constraint_and_default_example_attrs *attrs);
+opr_status guide_attrs_attr_constraint_and_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_constraint_and_default_example_attrs *attrs);
 
 /* ---- AttrDefaultExample ---- */
 
@@ -61,8 +62,9 @@ extern const opr_op_def guide_attrs_attr_default_example_def;
  * Attrs:
  *   i: int, default 0.
  */
-opr_status guide_attrs_attr_default_example(opr_context *ctx,
-                                            const guide_attrs_attr_default_example_attrs *attrs);
+opr_status guide_attrs_attr_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_attrs *attrs);
 
 /* ---- AttrDefaultExampleForAllTypes ---- */
 
@@ -93,7 +95,18 @@ typedef struct guide_attrs_attr_default_example_for_all_types_attrs {
 } guide_attrs_attr_default_example_for_all_types_attrs;
 
 /* The defaults of the spec. */
-#define GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT {.s = "foo", .i = 0, .f = 1.0f, .b = true, .ty = OPR_DT_INT32, .sh = {2, guide_attrs_attr_default_example_for_all_types_sh_default_dims}, .te = NULL, .l_empty = NULL, .l_empty_count = 0, .l_int = guide_attrs_attr_default_example_for_all_types_l_int_default, .l_int_count = 4}
+#define GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT \
+  { \
+    .s = "foo", \
+    .i = 0, \
+    .f = 1.0f, \
+    .b = true, \
+    .ty = OPR_DT_INT32, \
+    .sh = {2, guide_attrs_attr_default_example_for_all_types_sh_default_dims}, \
+    .te = NULL, \
+    .l_empty = NULL, .l_empty_count = 0, \
+    .l_int = guide_attrs_attr_default_example_for_all_types_l_int_default, .l_int_count = 4, \
+  }
 
 /* The registration table of AttrDefaultExampleForAllTypes. */
 extern const opr_op_def guide_attrs_attr_default_example_for_all_types_def;
@@ -113,8 +126,9 @@ extern const opr_op_def guide_attrs_attr_default_example_for_all_types_def;
  *   l_empty: list(int), default [].
  *   l_int: list(int), default [2, 3, 5, 7].
  */
-opr_status guide_attrs_attr_default_example_for_all_types(opr_context *ctx,
-                                                          const guide_attrs_attr_default_example_for_all_types_attrs *attrs);
+opr_status guide_attrs_attr_default_example_for_all_types(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_for_all_types_attrs *attrs);
 
 /* ---- EnumExample ---- */
 
@@ -203,9 +217,10 @@ extern const opr_op_def guide_attrs_type_list_example_def;
  * Attrs:
  *   a: list(type) in {int32, float} >= 3, required.
  */
-opr_status guide_attrs_type_list_example(opr_context *ctx,
-                                         const opr_dtype  *a,
-                                         size_t a_count);
+opr_status guide_attrs_type_list_example(
+    opr_context *ctx,
+    const opr_dtype *a,
+    size_t a_count);
 
 #ifdef __cplusplus
 }

@@ -43,11 +43,12 @@ const opr_op_def guide_io_arbitrary_tensor_sequence_example_def = {
   .state = &guide_io_arbitrary_tensor_sequence_example_state,
 };
 
-opr_status guide_io_arbitrary_tensor_sequence_example(opr_context *ctx,
-                                                      const opr_tensor *const *in,
-                                                      size_t in_count,
-                                                      opr_tensor **out,
-                                                      size_t out_count) {
+opr_status guide_io_arbitrary_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -93,9 +94,10 @@ const opr_op_def guide_io_built_in_types_example_def = {
   .state = &guide_io_built_in_types_example_state,
 };
 
-opr_status guide_io_built_in_types_example(opr_context *ctx,
-                                           const opr_tensor *integers,
-                                           const opr_tensor *complex_numbers) {
+opr_status guide_io_built_in_types_example(
+    opr_context *ctx,
+    const opr_tensor *integers,
+    const opr_tensor *complex_numbers) {
   const opr_input op_inputs[2] = {{&integers, 1}, {&complex_numbers, 1}};
   opr_call op_call = {
     .op = &guide_io_built_in_types_example_def,
@@ -141,9 +143,10 @@ const opr_op_def guide_io_int32_sequence_example_def = {
   .state = &guide_io_int32_sequence_example_state,
 };
 
-opr_status guide_io_int32_sequence_example(opr_context *ctx,
-                                           const opr_tensor *const *in,
-                                           size_t in_count) {
+opr_status guide_io_int32_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* NumTensors */
@@ -197,10 +200,11 @@ const opr_op_def guide_io_int_list_input_example_def = {
   .state = &guide_io_int_list_input_example_state,
 };
 
-opr_status guide_io_int_list_input_example(opr_context *ctx,
-                                           const opr_tensor *const *in,
-                                           size_t in_count,
-                                           opr_tensor **out) {
+opr_status guide_io_int_list_input_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -255,11 +259,12 @@ const opr_op_def guide_io_list_type_restriction_example_def = {
   .state = &guide_io_list_type_restriction_example_state,
 };
 
-opr_status guide_io_list_type_restriction_example(opr_context *ctx,
-                                                  const opr_tensor *const *in,
-                                                  size_t in_count,
-                                                  opr_tensor **out,
-                                                  size_t out_count) {
+opr_status guide_io_list_type_restriction_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -314,10 +319,11 @@ const opr_op_def guide_io_min_length_int_list_example_def = {
   .state = &guide_io_min_length_int_list_example_state,
 };
 
-opr_status guide_io_min_length_int_list_example(opr_context *ctx,
-                                                const opr_tensor *const *in,
-                                                size_t in_count,
-                                                opr_tensor **out) {
+opr_status guide_io_min_length_int_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -371,11 +377,12 @@ const opr_op_def guide_io_minimum_length_polymorphic_list_example_def = {
   .state = &guide_io_minimum_length_polymorphic_list_example_state,
 };
 
-opr_status guide_io_minimum_length_polymorphic_list_example(opr_context *ctx,
-                                                            const opr_tensor *const *in,
-                                                            size_t in_count,
-                                                            opr_tensor **out,
-                                                            size_t out_count) {
+opr_status guide_io_minimum_length_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -428,11 +435,12 @@ const opr_op_def guide_io_multiple_ins_and_outs_def = {
   .state = &guide_io_multiple_ins_and_outs_state,
 };
 
-opr_status guide_io_multiple_ins_and_outs(opr_context *ctx,
-                                          const opr_tensor *y,
-                                          const opr_tensor *z,
-                                          opr_tensor **a,
-                                          opr_tensor **b) {
+opr_status guide_io_multiple_ins_and_outs(
+    opr_context *ctx,
+    const opr_tensor *y,
+    const opr_tensor *z,
+    opr_tensor **a,
+    opr_tensor **b) {
   const opr_input op_inputs[2] = {{&y, 1}, {&z, 1}};
   opr_output op_outputs[2] = {{a, 1}, {b, 1}};
   opr_call op_call = {
@@ -483,11 +491,12 @@ const opr_op_def guide_io_polymorphic_list_example_def = {
   .state = &guide_io_polymorphic_list_example_state,
 };
 
-opr_status guide_io_polymorphic_list_example(opr_context *ctx,
-                                             const opr_tensor *const *in,
-                                             size_t in_count,
-                                             opr_tensor **out,
-                                             size_t out_count) {
+opr_status guide_io_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -535,8 +544,9 @@ const opr_op_def guide_io_polymorphic_single_input_def = {
   .state = &guide_io_polymorphic_single_input_state,
 };
 
-opr_status guide_io_polymorphic_single_input(opr_context *ctx,
-                                             const opr_tensor *in) {
+opr_status guide_io_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in) {
   const opr_input op_inputs[1] = {{&in, 1}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -584,8 +594,9 @@ const opr_op_def guide_io_restricted_polymorphic_single_input_def = {
   .state = &guide_io_restricted_polymorphic_single_input_state,
 };
 
-opr_status guide_io_restricted_polymorphic_single_input(opr_context *ctx,
-                                                        const opr_tensor *in) {
+opr_status guide_io_restricted_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in) {
   const opr_input op_inputs[1] = {{&in, 1}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -639,11 +650,12 @@ const opr_op_def guide_io_restricted_tensor_sequence_example_def = {
   .state = &guide_io_restricted_tensor_sequence_example_state,
 };
 
-opr_status guide_io_restricted_tensor_sequence_example(opr_context *ctx,
-                                                       const opr_tensor *const *in,
-                                                       size_t in_count,
-                                                       opr_tensor **out,
-                                                       size_t out_count) {
+opr_status guide_io_restricted_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -702,10 +714,11 @@ const opr_op_def guide_io_same_list_input_example_def = {
   .state = &guide_io_same_list_input_example_state,
 };
 
-opr_status guide_io_same_list_input_example(opr_context *ctx,
-                                            const opr_tensor *const *in,
-                                            size_t in_count,
-                                            opr_tensor **out) {
+opr_status guide_io_same_list_input_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[2] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -760,9 +773,10 @@ const opr_op_def guide_io_same_type_sequence_example_def = {
   .state = &guide_io_same_type_sequence_example_state,
 };
 
-opr_status guide_io_same_type_sequence_example(opr_context *ctx,
-                                               const opr_tensor *const *in,
-                                               size_t in_count) {
+opr_status guide_io_same_type_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[2] = {
     {.kind = OPR_ATTR_UNSET}, /* NumTensors */

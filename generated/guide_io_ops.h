@@ -33,11 +33,12 @@ extern const opr_op_def guide_io_arbitrary_tensor_sequence_example_def;
  * Outputs:
  *   out: T.
  */
-opr_status guide_io_arbitrary_tensor_sequence_example(opr_context *ctx,
-                                                      const opr_tensor *const *in,
-                                                      size_t in_count,
-                                                      opr_tensor **out,
-                                                      size_t out_count);
+opr_status guide_io_arbitrary_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- BuiltInTypesExample ---- */
 
@@ -51,9 +52,10 @@ extern const opr_op_def guide_io_built_in_types_example_def;
  *   integers: int32.
  *   complex_numbers: complex64.
  */
-opr_status guide_io_built_in_types_example(opr_context *ctx,
-                                           const opr_tensor *integers,
-                                           const opr_tensor *complex_numbers);
+opr_status guide_io_built_in_types_example(
+    opr_context *ctx,
+    const opr_tensor *integers,
+    const opr_tensor *complex_numbers);
 
 /* ---- Int32SequenceExample ---- */
 
@@ -68,9 +70,10 @@ extern const opr_op_def guide_io_int32_sequence_example_def;
  * Attrs:
  *   NumTensors: int >= 1, inferred from the inputs.
  */
-opr_status guide_io_int32_sequence_example(opr_context *ctx,
-                                           const opr_tensor *const *in,
-                                           size_t in_count);
+opr_status guide_io_int32_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count);
 
 /* ---- IntListInputExample ---- */
 
@@ -87,10 +90,11 @@ extern const opr_op_def guide_io_int_list_input_example_def;
  * Outputs:
  *   out: int32.
  */
-opr_status guide_io_int_list_input_example(opr_context *ctx,
-                                           const opr_tensor *const *in,
-                                           size_t in_count,
-                                           opr_tensor **out);
+opr_status guide_io_int_list_input_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out);
 
 /* ---- ListTypeRestrictionExample ---- */
 
@@ -107,11 +111,12 @@ extern const opr_op_def guide_io_list_type_restriction_example_def;
  * Outputs:
  *   out: T.
  */
-opr_status guide_io_list_type_restriction_example(opr_context *ctx,
-                                                  const opr_tensor *const *in,
-                                                  size_t in_count,
-                                                  opr_tensor **out,
-                                                  size_t out_count);
+opr_status guide_io_list_type_restriction_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- MinLengthIntListExample ---- */
 
@@ -128,10 +133,11 @@ extern const opr_op_def guide_io_min_length_int_list_example_def;
  * Outputs:
  *   out: int32.
  */
-opr_status guide_io_min_length_int_list_example(opr_context *ctx,
-                                                const opr_tensor *const *in,
-                                                size_t in_count,
-                                                opr_tensor **out);
+opr_status guide_io_min_length_int_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out);
 
 /* ---- MinimumLengthPolymorphicListExample ---- */
 
@@ -149,11 +155,12 @@ extern const opr_op_def guide_io_minimum_length_polymorphic_list_example_def;
  * Outputs:
  *   out: T.
  */
-opr_status guide_io_minimum_length_polymorphic_list_example(opr_context *ctx,
-                                                            const opr_tensor *const *in,
-                                                            size_t in_count,
-                                                            opr_tensor **out,
-                                                            size_t out_count);
+opr_status guide_io_minimum_length_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- MultipleInsAndOuts ---- */
 
@@ -170,11 +177,12 @@ extern const opr_op_def guide_io_multiple_ins_and_outs_def;
  *   a: string.
  *   b: int32.
  */
-opr_status guide_io_multiple_ins_and_outs(opr_context *ctx,
-                                          const opr_tensor *y,
-                                          const opr_tensor *z,
-                                          opr_tensor **a,
-                                          opr_tensor **b);
+opr_status guide_io_multiple_ins_and_outs(
+    opr_context *ctx,
+    const opr_tensor *y,
+    const opr_tensor *z,
+    opr_tensor **a,
+    opr_tensor **b);
 
 /* ---- PolymorphicListExample ---- */
 
@@ -192,11 +200,12 @@ extern const opr_op_def guide_io_polymorphic_list_example_def;
  * Outputs:
  *   out: T.
  */
-opr_status guide_io_polymorphic_list_example(opr_context *ctx,
-                                             const opr_tensor *const *in,
-                                             size_t in_count,
-                                             opr_tensor **out,
-                                             size_t out_count);
+opr_status guide_io_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- PolymorphicSingleInput ---- */
 
@@ -211,8 +220,9 @@ extern const opr_op_def guide_io_polymorphic_single_input_def;
  * Attrs:
  *   T: type, inferred from the inputs.
  */
-opr_status guide_io_polymorphic_single_input(opr_context *ctx,
-                                             const opr_tensor *in);
+opr_status guide_io_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in);
 
 /* ---- RestrictedPolymorphicSingleInput ---- */
 
@@ -227,8 +237,9 @@ extern const opr_op_def guide_io_restricted_polymorphic_single_input_def;
  * Attrs:
  *   T: type in {int32, int64}, inferred from the inputs.
  */
-opr_status guide_io_restricted_polymorphic_single_input(opr_context *ctx,
-                                                        const opr_tensor *in);
+opr_status guide_io_restricted_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in);
 
 /* ---- RestrictedTensorSequenceExample ---- */
 
@@ -245,11 +256,12 @@ extern const opr_op_def guide_io_restricted_tensor_sequence_example_def;
  * Outputs:
  *   out: T.
  */
-opr_status guide_io_restricted_tensor_sequence_example(opr_context *ctx,
-                                                       const opr_tensor *const *in,
-                                                       size_t in_count,
-                                                       opr_tensor **out,
-                                                       size_t out_count);
+opr_status guide_io_restricted_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- SameListInputExample ---- */
 
@@ -267,10 +279,11 @@ extern const opr_op_def guide_io_same_list_input_example_def;
  * Outputs:
  *   out: T.
  */
-opr_status guide_io_same_list_input_example(opr_context *ctx,
-                                            const opr_tensor *const *in,
-                                            size_t in_count,
-                                            opr_tensor **out);
+opr_status guide_io_same_list_input_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out);
 
 /* ---- SameTypeSequenceExample ---- */
 
@@ -287,9 +300,10 @@ extern const opr_op_def guide_io_same_type_sequence_example_def;
  *   NumTensors: int >= 1, inferred from the inputs.
  *   T: type, inferred from the inputs.
  */
-opr_status guide_io_same_type_sequence_example(opr_context *ctx,
-                                               const opr_tensor *const *in,
-                                               size_t in_count);
+opr_status guide_io_same_type_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count);
 
 #ifdef __cplusplus
 }

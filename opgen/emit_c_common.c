@@ -235,8 +235,9 @@ static void add_list_param(const og_c_file *f, og_c_params *p, size_t *cap,
 
 static const char *with_space(const og_c_file *f, const char *type) {
   size_t n = strlen(type);
-  return n && type[n - 1] == '*' ? type
-                                 : og_arena_printf(f->arena, "%s ", type);
+  return n && (type[n - 1] == '*' || type[n - 1] == ' ')
+             ? type
+             : og_arena_printf(f->arena, "%s ", type);
 }
 
 const char *og_c_list_elem(const og_c_file *f, const char *type) {
@@ -287,14 +288,18 @@ og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op) {
 
 void og_c_signature(og_writer *w, const char *ret, const char *name,
                     const og_c_params *p, const char *end) {
-  size_t len = strlen(ret) + 1 + strlen(name) + 1 + strlen(end) + 1;
+  size_t head = strlen(ret) + 1 + strlen(name) + 1, len = head + strlen(end) + 1;
   for (size_t i = 0; i < p->count; i++) len += strlen(p->decls[i]) + 2;
+  /* Fits: one line. Short name: align under '('. Long: indent 4. */
+  bool one_line = len <= 80, aligned = head <= 40;
   og_w_printf(w, "%s %s(", ret, name);
-  size_t column = strlen(ret) + 1 + strlen(name) + 1;
   for (size_t i = 0; i < p->count; i++) {
-    if (i) og_w_puts(w, len > 80 ? ",\n" : ", ");
-    if (i && len > 80)
-      for (size_t c = 0; c < column; c++) og_w_puts(w, " ");
+    if (!one_line && (i || !aligned)) {
+      og_w_puts(w, i ? ",\n" : "\n");
+      for (size_t c = 0; c < (aligned ? head : 4); c++) og_w_puts(w, " ");
+    } else if (i) {
+      og_w_puts(w, ", ");
+    }
     og_w_puts(w, p->decls[i]);
   }
   og_w_line(w, ")%s", end);

@@ -123,15 +123,35 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, "} %s_attrs;", name);
   og_w_newline(w);
   og_w_line(w, "/* The defaults of the spec. */");
-  og_w_printf(w, "#define %s_ATTRS_DEFAULT {", og_c_upper(f, name));
-  bool first = true;
+  /* Rendered first, to choose between one line and one field a line. */
+  og_writer init;
+  og_writer_init(&init);
+  size_t nfields = 0;
   for (size_t i = 0; i < op->nattrs; i++) {
     if (!og_c_attr_optional(&op->attrs[i])) continue;
-    og_w_puts(w, first ? "" : ", ");
-    og_c_field_default(w, f, op, &op->attrs[i]);
-    first = false;
+    og_w_puts(&init, nfields++ ? "\n" : "");
+    og_c_field_default(&init, f, op, &op->attrs[i]);
   }
-  og_w_line(w, "}");
+  const char *macro = og_arena_printf(f->arena, "#define %s_ATTRS_DEFAULT",
+                                      og_c_upper(f, name));
+  if (strlen(macro) + init.len + 4 <= 80) {
+    for (size_t i = 0; i < init.len; i++)
+      if (init.buf[i] == '\n') init.buf[i] = ','; /* "a,b": spaced below */
+    og_w_printf(w, "%s {", macro);
+    for (const char *p = init.buf; *p; p++)
+      og_w_puts(w, *p == ',' && p[1] == '.' ? ", " : (char[]){*p, 0});
+    og_w_line(w, "}");
+  } else {
+    og_w_line(w, "%s \\", macro);
+    og_w_line(w, "  { \\");
+    for (const char *p = init.buf; *p;) {
+      size_t n = strcspn(p, "\n");
+      og_w_line(w, "    %.*s, \\", (int)n, p);
+      p += n + (p[n] == '\n');
+    }
+    og_w_line(w, "  }");
+  }
+  og_writer_free(&init);
   og_w_newline(w);
 }
 

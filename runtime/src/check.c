@@ -135,7 +135,9 @@ OPR_COLD static opr_status bad_given_type(const opr_op_def *op,
                    "(value %d)", op->name, d->name, (int)v->u.type);
 }
 
-opr_status opr_infer_type_attr(opr_call *call, size_t arg, size_t attr) {
+/* opr_infer_type_attr with its messages: the fast path's fallback. */
+OPR_COLD static opr_status infer_type_attr(opr_call *call, size_t arg,
+                                           size_t attr) {
   const opr_attr_def *d = &call->op->attrs[attr];
   opr_attr_value *v = &call->attrs[attr];
   const opr_input *in = &call->inputs[arg];
@@ -156,6 +158,29 @@ opr_status opr_infer_type_attr(opr_call *call, size_t arg, size_t attr) {
     }
   }
   return OPR_OK;
+}
+
+opr_status opr_infer_type_attr(opr_call *call, size_t arg, size_t attr) {
+  const opr_attr_def *d = &call->op->attrs[attr];
+  opr_attr_value *v = &call->attrs[attr];
+  const opr_input *in = &call->inputs[arg];
+  /* Fast path: no calls, nothing written until every tensor passed. */
+  bool unset = v->kind == OPR_ATTR_UNSET;
+  if (unset || (kind_matches(d, v) && opr_dtype_known(v->u.type))) {
+    opr_dtype want = unset ? OPR_DT_INVALID : v->u.type;
+    size_t i = 0;
+    for (; i < in->count; i++) {
+      const opr_tensor *t = in->tensors ? in->tensors[i] : NULL;
+      if (!t || !inferred_type_ok(d, t->dtype, want)) break;
+      want = t->dtype;
+    }
+    if (i == in->count) {
+      if (unset && i > 0)
+        *v = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = want};
+      return OPR_OK;
+    }
+  }
+  return infer_type_attr(call, arg, attr);
 }
 
 opr_status opr_infer_number_attr(opr_call *call, size_t arg, size_t attr) {
@@ -269,33 +294,11 @@ void opr_call_cleanup(opr_call *call) {
 }
 
 size_t opr_output_count(const opr_call *call, size_t arg) {
-  const opr_arg_def *a = &call->op->outputs[arg];
-  if (a->number_attr != OPR_NO_ATTR) {
-    const opr_attr_value *v = &call->attrs[a->number_attr];
-    return v->kind == OPR_ATTR_INT && v->u.i > 0 ? (size_t)v->u.i : 0;
-  }
-  if (a->type_list_attr != OPR_NO_ATTR) {
-    const opr_attr_value *v = &call->attrs[a->type_list_attr];
-    return v->kind == OPR_ATTR_TYPE && v->is_list ? v->u.list.count : 0;
-  }
-  return 1;
+  return opr_output_count_fast(call, arg);
 }
 
 opr_dtype opr_output_dtype(const opr_call *call, size_t arg, size_t index) {
-  const opr_arg_def *a = &call->op->outputs[arg];
-  if (a->type != OPR_DT_INVALID) return a->type;
-  if (a->type_attr != OPR_NO_ATTR) {
-    const opr_attr_value *v = &call->attrs[a->type_attr];
-    return v->kind == OPR_ATTR_TYPE && !v->is_list ? v->u.type
-                                                   : OPR_DT_INVALID;
-  }
-  if (a->type_list_attr != OPR_NO_ATTR) {
-    const opr_attr_value *v = &call->attrs[a->type_list_attr];
-    if (v->kind == OPR_ATTR_TYPE && v->is_list && v->u.list.items &&
-        index < v->u.list.count)
-      return ((const opr_dtype *)v->u.list.items)[index];
-  }
-  return OPR_DT_INVALID;
+  return opr_output_dtype_fast(call, arg, index);
 }
 
 OPR_COLD static opr_status output_error(const opr_call *call, size_t o,
@@ -311,11 +314,7 @@ OPR_COLD static opr_status output_error(const opr_call *call, size_t o,
 }
 
 opr_status opr_check_outputs(opr_call *call) {
-  const opr_output *outs = call->outputs;
-  for (size_t o = 0; o < call->op->noutputs; o++) {
-    size_t n = opr_output_count_fast(call, o);
-    if (n > 0 && (!outs || !outs[o].tensors || outs[o].count < n))
-      return output_error(call, o, n);
-  }
-  return OPR_OK;
+  size_t o = opr_first_bad_output(call);
+  if (o == call->op->noutputs) return OPR_OK;
+  return output_error(call, o, opr_output_count_fast(call, o));
 }

@@ -173,15 +173,29 @@ static inline bool attr_plainly_ok(const opr_attr_def *d,
   }
 }
 
-opr_status opr_check_attrs(opr_call *call) {
+/* Applies defaults from attr `i` on; returns the index of the first attr
+ * that needs check_attr, or nattrs. No calls: a leaf. */
+static inline size_t first_unusual_attr(opr_call *call, size_t i) {
   const opr_op_def *op = call->op;
-  for (size_t i = 0; i < op->nattrs; i++) {
+  for (; i < op->nattrs; i++) {
     const opr_attr_def *d = &op->attrs[i];
     opr_attr_value *v = &call->attrs[i];
     if (v->kind == OPR_ATTR_UNSET && d->default_value) *v = *d->default_value;
-    if (attr_plainly_ok(d, v)) continue;
-    opr_status s = check_attr(op, d, v);
+    if (!attr_plainly_ok(d, v)) break;
+  }
+  return i;
+}
+
+OPR_COLD static opr_status check_attrs_from(opr_call *call, size_t i) {
+  const opr_op_def *op = call->op;
+  for (; i < op->nattrs; i = first_unusual_attr(call, i + 1)) {
+    opr_status s = check_attr(op, &op->attrs[i], &call->attrs[i]);
     if (s) return s;
   }
   return OPR_OK;
+}
+
+opr_status opr_check_attrs(opr_call *call) {
+  size_t i = first_unusual_attr(call, 0);
+  return i == call->op->nattrs ? OPR_OK : check_attrs_from(call, i);
 }

@@ -61,13 +61,55 @@ static inline bool opr_dtype_known(opr_dtype dt) {
 /* Bytes per element, indexed by dtype value (0 where no dtype). */
 extern const size_t opr_dtype_size_table[OPR_DT_COUNT];
 
-/* opr_output_count for an output of one tensor, without a call. */
+/* opr_output_count, inline for the hot path. */
 static inline size_t opr_output_count_fast(const opr_call *call, size_t arg) {
   const opr_arg_def *a = &call->op->outputs[arg];
-  if (a->number_attr == OPR_NO_ATTR && a->type_list_attr == OPR_NO_ATTR)
-    return 1;
-  return opr_output_count(call, arg);
+  if (a->number_attr != OPR_NO_ATTR) {
+    const opr_attr_value *v = &call->attrs[a->number_attr];
+    return v->kind == OPR_ATTR_INT && v->u.i > 0 ? (size_t)v->u.i : 0;
+  }
+  if (a->type_list_attr != OPR_NO_ATTR) {
+    const opr_attr_value *v = &call->attrs[a->type_list_attr];
+    return v->kind == OPR_ATTR_TYPE && v->is_list ? v->u.list.count : 0;
+  }
+  return 1;
 }
+
+/* opr_output_dtype, inline for the hot path. */
+static inline opr_dtype opr_output_dtype_fast(const opr_call *call,
+                                              size_t arg, size_t index) {
+  const opr_arg_def *a = &call->op->outputs[arg];
+  if (a->type != OPR_DT_INVALID) return a->type;
+  if (a->type_attr != OPR_NO_ATTR) {
+    const opr_attr_value *v = &call->attrs[a->type_attr];
+    return v->kind == OPR_ATTR_TYPE && !v->is_list ? v->u.type
+                                                   : OPR_DT_INVALID;
+  }
+  if (a->type_list_attr != OPR_NO_ATTR) {
+    const opr_attr_value *v = &call->attrs[a->type_list_attr];
+    if (v->kind == OPR_ATTR_TYPE && v->is_list && v->u.list.items &&
+        index < v->u.list.count)
+      return ((const opr_dtype *)v->u.list.items)[index];
+  }
+  return OPR_DT_INVALID;
+}
+
+/* Index of the first output whose slots cannot take what the call
+ * produces, or noutputs. */
+static inline size_t opr_first_bad_output(const opr_call *call) {
+  const opr_output *outs = call->outputs;
+  size_t o = 0, n = call->op->noutputs;
+  for (; o < n; o++) {
+    size_t count = opr_output_count_fast(call, o);
+    if (count > 0 && (!outs || !outs[o].tensors || outs[o].count < count))
+      break;
+  }
+  return o;
+}
+
+/* A new zero-filled host tensor; `who` starts the messages. */
+opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
+                             const int64_t *dims, opr_tensor **out);
 
 /* One lock guards both registries (registration is rare; calls never
  * take it). */

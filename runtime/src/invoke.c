@@ -73,13 +73,15 @@ static opr_status check_filled(const opr_call *call) {
 opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
   /* The slots are checked (whatever the op's check did) and cleared, so
    * that a failure releases exactly what the kernel allocated. */
-  opr_status s = opr_check_outputs(call);
-  if (s) return s;
-  for (size_t o = 0; o < call->op->noutputs; o++) {
+  const opr_op_def *op = call->op;
+  if (opr_first_bad_output(call) != op->noutputs)
+    return opr_check_outputs(call);
+  for (size_t o = 0; o < op->noutputs; o++) {
     opr_output *out = &call->outputs[o];
     if (out->count == 1) out->tensors[0] = NULL;
     else if (out->tensors) memset(out->tensors, 0, out->count * sizeof(void *));
   }
+  opr_status s;
   const opr_kernel_rec *r = select_kernel(call, ctx->device);
   if (!r) return no_kernel(call, ctx->device);
   opr_kernel_ctx k = {ctx, call, &r->def, ctx->device};
@@ -112,7 +114,7 @@ opr_status opr_invoke(opr_context *ctx, opr_call *call) {
   opr_status s = op->check(call);
   if (!s) s = opr_invoke_checked(ctx, call);
   /* Typed wrappers keep the call on their stack and return at once. */
-  opr_call_cleanup(call);
+  if (call->heap_types) opr_call_cleanup(call);
   return s;
 }
 
@@ -155,8 +157,9 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                      "on device %s: no device memory support in this build",
                      op->name, op->outputs[arg].name,
                      opr_device_name(k->device));
-  opr_status s = opr_tensor_new(opr_output_dtype(call, arg, index), rank,
-                                dims, slot);
+  opr_status s = opr_tensor_create("opr_tensor_new",
+                                   opr_output_dtype_fast(call, arg, index),
+                                   rank, dims, slot);
   if (s) return output_error(op, arg, s);
   if (out) *out = *slot;
   return OPR_OK;

@@ -22,7 +22,8 @@ static size_t header_size(void) {
   return (sizeof(opr_tensor) + a - 1) / a * a;
 }
 
-int64_t opr_shape_num_elements(int rank, const int64_t *dims) {
+/* opr_shape_num_elements, inline for tensor creation. */
+static inline int64_t num_elements(int rank, const int64_t *dims) {
   if (rank < 0 || (rank > 0 && !dims)) return -1;
   int64_t n = 1;
   bool zero = false, overflow = false;
@@ -37,6 +38,10 @@ int64_t opr_shape_num_elements(int rank, const int64_t *dims) {
     else n *= d;
   }
   return zero ? 0 : overflow ? -1 : n;
+}
+
+int64_t opr_shape_num_elements(int rank, const int64_t *dims) {
+  return num_elements(rank, dims);
 }
 
 const char *opr_shape_text(int rank, const int64_t *dims, char *buf,
@@ -78,7 +83,7 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   if (rank > 0 && !dims)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: dims is NULL for rank %d",
                      who, rank);
-  int64_t n = opr_shape_num_elements(rank, dims);
+  int64_t n = num_elements(rank, dims);
   for (int i = 0; n < 0 && i < rank; i++)
     if (dims[i] < 0)
       return opr_error(OPR_INVALID_ARGUMENT, "%s: dim %d is %" PRId64
@@ -96,19 +101,21 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   return OPR_OK;
 }
 
-static opr_status tensor_create(const char *who, opr_dtype dtype, int rank,
-                                const int64_t *dims, opr_tensor **out) {
+opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
+                             const int64_t *dims, opr_tensor **out) {
   int64_t count = 0;
   size_t nbytes = 0;
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
   if (s) return s;
   size_t head = header_size();
-  /* malloc and memset rather than calloc: glibc's calloc bypasses the
-   * per-thread cache, which makes a small tensor cost twice as much. */
+  /* Not calloc: glibc's calloc bypasses the per-thread cache, which makes
+   * a small tensor cost twice as much. Two memsets, so that the compiler
+   * does not fold them back into a calloc. */
   opr_tensor *t = malloc(head + nbytes);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
                            "allocating %zu bytes", who, head + nbytes);
-  memset(t, 0, head + nbytes);
+  memset(t, 0, sizeof *t);
+  memset((char *)t + head, 0, nbytes);
   int64_t *d = t->dims_inline;
   if (rank > OPR_INLINE_DIMS) {
     d = t->dims_heap = malloc((size_t)rank * sizeof *d);
@@ -135,7 +142,7 @@ opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
   if (!out)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_tensor_new: out is NULL");
   *out = NULL;
-  return tensor_create("opr_tensor_new", dtype, rank, dims, out);
+  return opr_tensor_create("opr_tensor_new", dtype, rank, dims, out);
 }
 
 opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
@@ -148,7 +155,7 @@ opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
     return opr_error(OPR_INVALID_ARGUMENT, "%s: string tensors are made "
                      "with opr_tensor_from_strings", who);
   opr_tensor *t;
-  opr_status s = tensor_create(who, dtype, rank, dims, &t);
+  opr_status s = opr_tensor_create(who, dtype, rank, dims, &t);
   if (s) return s;
   if (nbytes != t->nbytes || (nbytes > 0 && !data)) {
     char shape[128];
@@ -186,7 +193,7 @@ opr_status opr_tensor_from_strings(int rank, const int64_t *dims,
   if (!out) return opr_error(OPR_INVALID_ARGUMENT, "%s: out is NULL", who);
   *out = NULL;
   opr_tensor *t;
-  opr_status s = tensor_create(who, OPR_DT_STRING, rank, dims, &t);
+  opr_status s = opr_tensor_create(who, OPR_DT_STRING, rank, dims, &t);
   if (s) return s;
   if (t->num_elements > 0 && !strs)
     s = opr_error(OPR_INVALID_ARGUMENT, "%s: strs is NULL", who);
