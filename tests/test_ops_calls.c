@@ -273,7 +273,7 @@ static void attr_constraints_are_checked(void **state) {
   expect_status(guide_attrs_type_list_example(ctx, three, 3),
                 OPR_INVALID_ARGUMENT,
                 "TypeListExample: attr 'a' element 1 is bool; must be one of "
-                "{int32, float}");
+                "{float, int32}");
   guide_attrs_attr_constraint_and_default_example_attrs zero = {.i = 0};
   expect_status(guide_attrs_attr_constraint_and_default_example(ctx, &zero),
                 OPR_INVALID_ARGUMENT,
