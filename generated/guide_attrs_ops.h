@@ -76,7 +76,7 @@ typedef struct guide_attrs_attr_default_example_for_all_types_attrs {
   const char *s;
   /* int, default 0 */
   int64_t i;
-  /* float, default 1 */
+  /* float, default 1.0 */
   float f;
   /* bool, default true */
   bool b;
@@ -118,7 +118,7 @@ extern const opr_op_def guide_attrs_attr_default_example_for_all_types_def;
  * Attrs:
  *   s: string, default 'foo'.
  *   i: int, default 0.
- *   f: float, default 1.
+ *   f: float, default 1.0.
  *   b: bool, default true.
  *   ty: type, default int32.
  *   sh: shape, default [1, 2].

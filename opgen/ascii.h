@@ -25,6 +25,10 @@ static inline int og_to_lower(int c) {
   return og_is_upper(c) ? c - 'A' + 'a' : c;
 }
 
+static inline int og_to_upper(int c) {
+  return og_is_lower(c) ? c - 'a' + 'A' : c;
+}
+
 /* Whether the `len` bytes at `s` spell `lower` (a lower-case ASCII word)
  * in any mix of case: "INF", "Infinity". */
 static inline bool og_ascii_ieq(const char *s, size_t len, const char *lower) {

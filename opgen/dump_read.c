@@ -515,7 +515,7 @@ static bool read_deprecation(reader *r, const og_json *obj, og_op *op) {
   if (!expect_kind(r, v, OG_JSON_OBJECT, &ctx)) return false;
   int64_t version = 0;
   op->deprecated = true;
-  bool ok = get_int(r, v, "version", "deprecation", INT32_MIN, INT32_MAX,
+  bool ok = get_int(r, v, "version", "deprecation", 0, INT32_MAX,
                     &version);
   op->deprecation_version = (int32_t)version;
   return get_string(r, v, "explanation", "deprecation",

@@ -1,10 +1,10 @@
 /* Naming and spelling rules shared by the C emitters. */
 #include "emit_c_internal.h"
 
+#include "ascii.h"
 #include "tf_import.h" /* og_tf_snake_case */
 #include "version.h"
 
-#include <ctype.h>
 #include <string.h>
 
 const char *og_c_op_name(const og_c_file *f, const og_op *op) {
@@ -14,7 +14,7 @@ const char *og_c_op_name(const og_c_file *f, const og_op *op) {
 
 const char *og_c_upper(const og_c_file *f, const char *s) {
   char *u = og_arena_strdup(f->arena, s);
-  for (char *p = u; *p; p++) *p = (char)toupper((unsigned char)*p);
+  for (char *p = u; *p; p++) *p = (char)og_to_upper((unsigned char)*p);
   return u;
 }
 
@@ -43,8 +43,8 @@ const char *og_c_file_name(const og_c_file *f, const char *suffix) {
 const char *og_c_guard(const og_c_file *f, const char *suffix) {
   char *g = (char *)og_c_upper(f, og_c_file_name(f, suffix));
   for (char *p = g; *p; p++)
-    if (!isalnum((unsigned char)*p) || ((unsigned char)*p & 0x80)) *p = '_';
-  return isdigit((unsigned char)g[0]) ? og_arena_printf(f->arena, "OPR_%s", g) : g;
+    if (!og_is_alnum((unsigned char)*p)) *p = '_';
+  return og_is_digit((unsigned char)g[0]) ? og_arena_printf(f->arena, "OPR_%s", g) : g;
 }
 
 bool og_c_attr_required(const og_attr *a) {
@@ -71,9 +71,8 @@ static char *enum_suffix(og_arena *arena, const og_bytes *v) {
   if (v->len == 0) return og_arena_strdup(arena, "EMPTY");
   char *s = og_arena_strndup(arena, v->ptr, v->len);
   for (char *p = s; *p; p++)
-    *p = isalnum((unsigned char)*p) && !((unsigned char)*p & 0x80)
-             ? (char)toupper((unsigned char)*p)
-             : '_';
+    *p = og_is_alnum((unsigned char)*p) ? (char)og_to_upper((unsigned char)*p)
+                                        : '_';
   return s;
 }
 

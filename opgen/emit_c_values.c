@@ -2,6 +2,8 @@
  * const arrays and opr_attr_values behind them. */
 #include "emit_c_internal.h"
 
+#include "numtext.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,9 +24,9 @@ static void write_float(og_writer *w, double d) {
   if (isnan(d)) og_w_puts(w, "NAN");
   else if (isinf(d)) og_w_puts(w, d < 0 ? "-INFINITY" : "INFINITY");
   else {
-    char buf[48];
-    snprintf(buf, sizeof buf, "%.9g", d);
-    og_w_printf(w, "%s%sf", buf, strpbrk(buf, ".e") ? "" : ".0");
+    char buf[OG_DOUBLE_TEXT_MAX]; /* the value as written: "0.1f" is (float)0.1 */
+    og_format_double(d, 17, buf);
+    og_w_printf(w, "%sf", buf);
   }
 }
 
@@ -157,7 +159,11 @@ static void tensor_element(og_writer *w, const og_tensor *t, int64_t i) {
     og_w_puts(w, "}");
     break;
   case OG_DT_DOUBLE:
-    if (v->kind == OG_VAL_FLOAT && isfinite(v->u.f)) og_w_printf(w, "%.17g", v->u.f);
+    if (v->kind == OG_VAL_FLOAT && isfinite(v->u.f)) {
+      char buf[OG_DOUBLE_TEXT_MAX];
+      og_format_double(v->u.f, 17, buf);
+      og_w_puts(w, buf);
+    }
     else og_c_scalar(w, v, OG_ATTR_FLOAT);
     break;
   default:

@@ -3,6 +3,8 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,29 +86,41 @@ static bool write_all(int fd, const char *data, size_t len) {
   return fsync(fd) == 0;
 }
 
-/* Writes `data` to a new temporary beside `path`; its name in *tmp. */
+/* Writes `data` to a new temporary beside `path`; its name in *tmp.
+ * open() with 0666 lets the process umask give the usual mode, without
+ * touching the umask (which is process-wide and not thread-safe). */
 static bool write_temp(const char *path, const char *data, size_t len,
                        char **tmp) {
-  size_t n = strlen(path) + 16;
+  static atomic_uint counter;
+  size_t n = strlen(path) + 48;
   *tmp = og_xmalloc(n);
-  snprintf(*tmp, n, "%s.tmpXXXXXX", path);
-  int fd = mkstemp(*tmp);
-  if (fd < 0) {
-    free(*tmp);
-    *tmp = NULL;
-    return false;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+    snprintf(*tmp, n, "%s.tmp%ld-%u", path, (long)getpid(),
+             atomic_fetch_add(&counter, 1));
+    fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
   }
-  mode_t mask = umask(0);
-  umask(mask);
-  bool ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, data, len);
+  bool ok = fd >= 0 && write_all(fd, data, len);
   int err = errno;
-  if (close(fd) != 0 && ok) ok = false, err = errno;
+  if (fd >= 0 && close(fd) != 0 && ok) ok = false, err = errno;
   if (!ok) {
-    unlink(*tmp);
+    if (fd >= 0) unlink(*tmp);
     free(*tmp);
     *tmp = NULL;
     errno = err;
   }
+  return ok;
+}
+
+bool og_write_file_atomic(const char *path, const char *data, size_t len) {
+  char *tmp;
+  if (!write_temp(path, data, len, &tmp)) return false;
+  bool ok = rename(tmp, path) == 0;
+  int err = errno;
+  if (!ok) unlink(tmp);
+  free(tmp);
+  errno = err;
   return ok;
 }
 

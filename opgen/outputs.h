@@ -34,6 +34,11 @@ const char *og_outputs_duplicate(const og_outputs *o);
 bool og_outputs_commit(const og_outputs *o, const char *dir,
                        const char **failed_path);
 
+/* One file written the same way: a temporary beside `path`, flushed, then
+ * renamed over it. On failure returns false with errno set and leaves
+ * `path` untouched. */
+bool og_write_file_atomic(const char *path, const char *data, size_t len);
+
 /* mkdir -p; false with errno set on failure (ENOTDIR if a component is a
  * file). */
 bool og_make_dirs(const char *path);

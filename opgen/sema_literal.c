@@ -195,6 +195,27 @@ static bool tensor_dtype(og_sema_op *s, const og_attr *attr,
   return false;
 }
 
+/* TensorFlow repeats the last value to fill the shape; more values than
+ * the shape holds is an error. */
+static bool check_value_count(og_sema_op *s, const og_attr *attr,
+                              const og_ast_value *v, const og_tensor *t) {
+  if (t->shape.unknown_rank) return true;
+  uint64_t elements = 1;
+  for (size_t i = 0; i < t->shape.rank; i++) {
+    if (t->shape.dims[i] < 0) return true; /* not known: cannot tell */
+    elements = elements * (uint64_t)t->shape.dims[i];
+    if (elements > (1u << 31)) return true;
+  }
+  bool complex = t->dtype == OG_DT_COMPLEX64 || t->dtype == OG_DT_COMPLEX128;
+  size_t values = complex ? t->nvalues / 2 : t->nvalues;
+  if (values <= elements) return true;
+  og_error_at(s->diag, v->loc,
+              "attr '%s': the tensor has %zu values, more than the %llu "
+              "elements of its shape",
+              attr->name, values, (unsigned long long)elements);
+  return false;
+}
+
 bool og_sema_tensor_literal(og_sema_op *s, const og_attr *attr,
                             const og_ast_value *v, og_tensor *out) {
   memset(out, 0, sizeof *out);
@@ -217,7 +238,7 @@ bool og_sema_tensor_literal(og_sema_op *s, const og_attr *attr,
       return false;
     }
   }
-  return true;
+  return check_value_count(s, attr, v, out);
 }
 
 bool og_sema_func_literal(og_sema_op *s, const og_attr *attr,

@@ -140,7 +140,17 @@ static bool shape_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
     return wrong_arity(s, e,
                        merge ? "one or more inputs" : "two or more shapes");
   out->kind = merge ? OG_SX_MERGE : OG_SX_BROADCAST;
-  return resolve_args(s, e, EXPECT_SHAPE, out);
+  if (!merge) return resolve_args(s, e, EXPECT_SHAPE, out);
+  /* merge() unifies the shapes of inputs (all tensors of a list input). */
+  out->nargs = count_args(e);
+  out->args = og_arena_array(s->arena, out->nargs, sizeof *out->args);
+  bool ok = true;
+  size_t i = 0;
+  for (const og_ast_expr *a = e->args; a; a = a->next, i++) {
+    out->args[i].pos = og_sema_pos(s, a->loc);
+    ok = input_ref(s, a, &out->args[i]) && ok;
+  }
+  return ok;
 }
 
 static bool resolve_shape(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {

@@ -1,7 +1,10 @@
 /* Attr values as short text for messages and comments. */
 #include "value_text.h"
 
+#include "numtext.h"
+
 #include <inttypes.h>
+#include <math.h>
 
 void og_value_write(og_writer *w, const og_value *v) {
   switch (v->kind) {
@@ -10,7 +13,13 @@ void og_value_write(og_writer *w, const og_value *v) {
                 v->u.s.ptr);
     break;
   case OG_VAL_INT: og_w_printf(w, "%" PRId64, v->u.i); break;
-  case OG_VAL_FLOAT: og_w_printf(w, "%g", v->u.f); break;
+  case OG_VAL_FLOAT: {
+    char buf[OG_DOUBLE_TEXT_MAX];
+    if (isnan(v->u.f)) og_w_puts(w, "nan");
+    else if (isinf(v->u.f)) og_w_puts(w, v->u.f < 0 ? "-inf" : "inf");
+    else og_format_double(v->u.f, 17, buf), og_w_puts(w, buf);
+    break;
+  }
   case OG_VAL_BOOL: og_w_puts(w, v->u.b ? "true" : "false"); break;
   case OG_VAL_TYPE: og_w_puts(w, og_dtype_name(v->u.type)); break;
   case OG_VAL_SHAPE:

@@ -2,12 +2,9 @@
 
 #include "arena.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 void og_writer_init(og_writer *w) {
   memset(w, 0, sizeof *w);
@@ -79,43 +76,4 @@ void og_w_newline(og_writer *w) { og_w_write(w, "\n", 1); }
 void og_w_indent(og_writer *w) { w->indent++; }
 void og_w_dedent(og_writer *w) {
   if (w->indent > 0) w->indent--;
-}
-
-/* mkstemp creates 0600; give the file the mode a plain fopen would. Best
- * effort: where the file system has no modes to set (fchmod fails), the
- * output is still written, as 0600. */
-static void set_default_mode(int fd) {
-  mode_t mask = umask(0);
-  umask(mask);
-  (void)fchmod(fd, 0666 & ~mask);
-}
-
-bool og_write_file_atomic(const char *path, const char *data, size_t len) {
-  size_t plen = strlen(path);
-  char *tmp = og_xmalloc(plen + 16);
-  snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    free(tmp);
-    return false;
-  }
-  size_t done = 0;
-  bool ok = true;
-  while (ok && done < len) {
-    ssize_t n = write(fd, data + done, len - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ok = false;
-    else done += (size_t)n;
-  }
-  if (ok) set_default_mode(fd);
-  if (ok && fsync(fd) != 0) ok = false;
-  int saved = errno;
-  if (close(fd) != 0 && ok) ok = false, saved = errno;
-  if (ok && rename(tmp, path) != 0) ok = false, saved = errno;
-  if (!ok) {
-    unlink(tmp);
-    errno = saved ? saved : EIO;
-  }
-  free(tmp);
-  return ok;
 }

@@ -31,9 +31,5 @@ void og_w_newline(og_writer *w);
 void og_w_indent(og_writer *w);
 void og_w_dedent(og_writer *w);
 
-/* Writes the buffer to `path` atomically: a temporary file beside it,
- * flushed, then renamed over. On failure returns false with errno set and
- * leaves `path` untouched. */
-bool og_write_file_atomic(const char *path, const char *data, size_t len);
 
 #endif

@@ -497,7 +497,7 @@ static void compiled_spec_round_trips(void **state) {
       "  attr mode: {'a', \"b\\x00c\"} = 'a';\n"
       "  attr sh: shape = [2, ?];\n"
       "  attr lsh: list(shape) = [[2, 3], []];\n"
-      "  attr t: tensor = { dtype: DT_FLOAT float_val: 1 float_val: 2.5 };\n"
+      "  attr t: tensor = { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } float_val: 1 float_val: 2.5 };\n"
       "  attr fn: func = { name: 'f' };\n"
       "  attr lf: list(float) = [1, 2];\n"
       "  attr lt: list(numbertype) = [int32, float];\n"

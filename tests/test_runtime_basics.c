@@ -242,9 +242,11 @@ static void tensor_rejects_bad_dtype_and_rank(void **state) {
   (void)state;
   opr_tensor *t;
   expect_status(opr_tensor_new((opr_dtype)99, 0, NULL, &t),
-                OPR_INVALID_ARGUMENT, "opr_tensor_new: invalid dtype (value 99)");
+                OPR_INVALID_ARGUMENT,
+                "opr_tensor_new: invalid dtype (value 99)");
   expect_status(opr_tensor_new(OPR_DT_INVALID, 0, NULL, &t),
-                OPR_INVALID_ARGUMENT, "opr_tensor_new: invalid dtype (value 0)");
+                OPR_INVALID_ARGUMENT,
+                "opr_tensor_new: invalid dtype (value 0)");
   expect_status(opr_tensor_new(OPR_DT_FLOAT, 255, NULL, &t),
                 OPR_INVALID_ARGUMENT,
                 "opr_tensor_new: rank 255 is out of range [0, 254]");
@@ -252,7 +254,8 @@ static void tensor_rejects_bad_dtype_and_rank(void **state) {
                 OPR_INVALID_ARGUMENT,
                 "opr_tensor_new: rank -1 is out of range [0, 254]");
   expect_status(opr_tensor_new(OPR_DT_FLOAT, 2, NULL, &t),
-                OPR_INVALID_ARGUMENT, "opr_tensor_new: dims is NULL for rank 2");
+                OPR_INVALID_ARGUMENT,
+                "opr_tensor_new: dims is NULL for rank 2");
 }
 
 static void tensor_from_data_copies_exactly_its_size(void **state) {

@@ -720,6 +720,20 @@ static void out_of_range_literals_are_errors(void **state) {
                   "fit in a 64-bit signed integer");
 }
 
+static void merge_takes_inputs_only(void **state) {
+  (void)state;
+  tu_expect_error(OP("  input x: float;\n  output y: float;\n"
+                     "  shape y = merge(x, [1]);\n"),
+                  "4:22: error: expected an input of op 'X', found a list [...]");
+}
+
+static void tensor_default_with_too_many_values(void **state) {
+  (void)state;
+  tu_expect_error(OP("  attr t: tensor = { dtype: DT_INT32 int_val: [1, 2] };\n"),
+                  "2:20: error: attr 't': the tensor has 2 values, more than "
+                  "the 1 elements of its shape");
+}
+
 static void invalid_utf8_is_rejected(void **state) {
   (void)state;
   tu_expect_error("// caf\xe9\nop A {}\n",
@@ -782,6 +796,8 @@ int main(void) {
       cmocka_unit_test(every_shape_form_resolves),
       cmocka_unit_test(errors_come_in_source_order),
       cmocka_unit_test(out_of_range_literals_are_errors),
+      cmocka_unit_test(merge_takes_inputs_only),
+      cmocka_unit_test(tensor_default_with_too_many_values),
       cmocka_unit_test(invalid_utf8_is_rejected),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

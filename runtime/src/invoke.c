@@ -28,7 +28,8 @@ static const opr_kernel_rec *select_kernel(const opr_call *call,
 }
 
 /* UNIMPLEMENTED: "Op: no kernel for device CPU with T=float, U=int32". */
-OPR_COLD static opr_status no_kernel(const opr_call *call, opr_device_kind device) {
+OPR_COLD static opr_status no_kernel(const opr_call *call,
+                                     opr_device_kind device) {
   const opr_op_def *op = call->op;
   char types[512] = "";
   size_t pos = 0;
@@ -78,14 +79,14 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
     return opr_check_outputs(call);
   for (size_t o = 0; o < op->noutputs; o++) {
     opr_output *out = &call->outputs[o];
+    if (!out->tensors) continue; /* an empty list output */
     if (out->count == 1) out->tensors[0] = NULL;
-    else if (out->tensors) memset(out->tensors, 0, out->count * sizeof(void *));
+    else memset(out->tensors, 0, out->count * sizeof *out->tensors);
   }
-  opr_status s;
   const opr_kernel_rec *r = select_kernel(call, ctx->device);
   if (!r) return no_kernel(call, ctx->device);
   opr_kernel_ctx k = {ctx, call, &r->def, ctx->device};
-  s = r->def.fn(&k);
+  opr_status s = r->def.fn(&k);
   if (!s) s = check_filled(call);
   if (s) release_outputs(call);
   return s;
@@ -128,7 +129,7 @@ static bool host_memory_output(const opr_kernel_ctx *k, size_t arg) {
 
 /* Restates a tensor creation error for an output. */
 OPR_COLD static opr_status output_error(const opr_op_def *op, size_t arg,
-                               opr_status s) {
+                                        opr_status s) {
   static const char prefix[] = "opr_tensor_new: ";
   const char *msg = opr_status_message(s);
   if (strncmp(msg, prefix, sizeof prefix - 1) == 0) msg += sizeof prefix - 1;
