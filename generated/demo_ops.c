@@ -41,8 +41,7 @@ static opr_status demo_add_n_check(opr_call *call) {
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_number_attr(call, 0, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 1))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_add_n_state;
@@ -94,8 +93,7 @@ static opr_status demo_add_one_check(opr_call *call) {
   /* input 'input' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_check_input_type(call, 0, OPR_DT_INT32))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_add_one_state;
@@ -154,8 +152,7 @@ static opr_status demo_example_check(opr_call *call) {
   /* input 'input' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_example_state;
@@ -220,8 +217,7 @@ static opr_status demo_my_general_unary_op_check(opr_call *call) {
   /* input 'in' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_my_general_unary_op_state;
@@ -301,8 +297,7 @@ static opr_status demo_pad_check(opr_call *call) {
   /* input 'paddings' */
   if ((s = opr_check_single_input(call, 1))) return s;
   if ((s = opr_infer_type_attr(call, 1, 1))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_pad_state;
@@ -366,8 +361,7 @@ static opr_status demo_string_to_number_check(opr_call *call) {
   /* input 'string_tensor' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_check_input_type(call, 0, OPR_DT_STRING))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_string_to_number_state;
@@ -434,8 +428,7 @@ static opr_status demo_zero_out_check(opr_call *call) {
   /* input 'to_zero' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_zero_out_state;
@@ -494,8 +487,7 @@ static opr_status demo_zero_out_float_int32_check(opr_call *call) {
   /* input 'to_zero' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_zero_out_float_int32_state;
@@ -543,8 +535,7 @@ static opr_status demo_zero_out_int32_check(opr_call *call) {
   /* input 'to_zero' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_check_input_type(call, 0, OPR_DT_INT32))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_zero_out_int32_state;
@@ -600,8 +591,7 @@ static opr_status demo_zero_out_real_number_check(opr_call *call) {
   /* input 'to_zero' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state demo_zero_out_real_number_state;

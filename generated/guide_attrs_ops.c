@@ -16,9 +16,7 @@ static const opr_attr_def guide_attrs_attr_constraint_and_default_example_attr_d
 };
 
 static opr_status guide_attrs_attr_constraint_and_default_example_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_attr_constraint_and_default_example_state;
@@ -59,9 +57,7 @@ static const opr_attr_def guide_attrs_attr_default_example_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_attr_default_example_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_attr_default_example_state;
@@ -154,9 +150,7 @@ static const opr_attr_def guide_attrs_attr_default_example_for_all_types_attr_de
 };
 
 static opr_status guide_attrs_attr_default_example_for_all_types_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_attr_default_example_for_all_types_state;
@@ -205,9 +199,7 @@ static const opr_attr_def guide_attrs_enum_example_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_enum_example_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_enum_example_state;
@@ -246,9 +238,7 @@ static const opr_attr_def guide_attrs_min_int_example_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_min_int_example_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_min_int_example_state;
@@ -292,9 +282,7 @@ static const opr_attr_def guide_attrs_number_or_boolean_type_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_number_or_boolean_type_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_number_or_boolean_type_state;
@@ -338,9 +326,7 @@ static const opr_attr_def guide_attrs_number_type_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_number_type_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_number_type_state;
@@ -377,9 +363,7 @@ static const opr_attr_def guide_attrs_restricted_type_example_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_restricted_type_example_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_restricted_type_example_state;
@@ -418,9 +402,7 @@ static const opr_attr_def guide_attrs_type_list_example_attr_defs[1] = {
 };
 
 static opr_status guide_attrs_type_list_example_check(opr_call *call) {
-  opr_status s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_attrs_type_list_example_state;

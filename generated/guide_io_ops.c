@@ -27,8 +27,7 @@ static opr_status guide_io_arbitrary_tensor_sequence_example_check(opr_call *cal
   /* input 'in' */
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_type_list_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_arbitrary_tensor_sequence_example_state;
@@ -80,8 +79,7 @@ static opr_status guide_io_built_in_types_example_check(opr_call *call) {
   /* input 'complex_numbers' */
   if ((s = opr_check_single_input(call, 1))) return s;
   if ((s = opr_check_input_type(call, 1, OPR_DT_COMPLEX64))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_built_in_types_example_state;
@@ -128,8 +126,7 @@ static opr_status guide_io_int32_sequence_example_check(opr_call *call) {
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_number_attr(call, 0, 0))) return s;
   if ((s = opr_check_input_type(call, 0, OPR_DT_INT32))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_int32_sequence_example_state;
@@ -184,8 +181,7 @@ static opr_status guide_io_int_list_input_example_check(opr_call *call) {
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_number_attr(call, 0, 0))) return s;
   if ((s = opr_check_input_type(call, 0, OPR_DT_INT32))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_int_list_input_example_state;
@@ -243,8 +239,7 @@ static opr_status guide_io_list_type_restriction_example_check(opr_call *call) {
   /* input 'in' */
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_type_list_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_list_type_restriction_example_state;
@@ -303,8 +298,7 @@ static opr_status guide_io_min_length_int_list_example_check(opr_call *call) {
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_number_attr(call, 0, 0))) return s;
   if ((s = opr_check_input_type(call, 0, OPR_DT_INT32))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_min_length_int_list_example_state;
@@ -361,8 +355,7 @@ static opr_status guide_io_minimum_length_polymorphic_list_example_check(opr_cal
   /* input 'in' */
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_type_list_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_minimum_length_polymorphic_list_example_state;
@@ -420,8 +413,7 @@ static opr_status guide_io_multiple_ins_and_outs_check(opr_call *call) {
   /* input 'z' */
   if ((s = opr_check_single_input(call, 1))) return s;
   if ((s = opr_check_input_type(call, 1, OPR_DT_FLOAT))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_multiple_ins_and_outs_state;
@@ -475,8 +467,7 @@ static opr_status guide_io_polymorphic_list_example_check(opr_call *call) {
   /* input 'in' */
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_type_list_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_polymorphic_list_example_state;
@@ -529,8 +520,7 @@ static opr_status guide_io_polymorphic_single_input_check(opr_call *call) {
   /* input 'in' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_polymorphic_single_input_state;
@@ -579,8 +569,7 @@ static opr_status guide_io_restricted_polymorphic_single_input_check(opr_call *c
   /* input 'in' */
   if ((s = opr_check_single_input(call, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_restricted_polymorphic_single_input_state;
@@ -634,8 +623,7 @@ static opr_status guide_io_restricted_tensor_sequence_example_check(opr_call *ca
   /* input 'in' */
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_type_list_attr(call, 0, 0))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_restricted_tensor_sequence_example_state;
@@ -698,8 +686,7 @@ static opr_status guide_io_same_list_input_example_check(opr_call *call) {
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_number_attr(call, 0, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 1))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_same_list_input_example_state;
@@ -758,8 +745,7 @@ static opr_status guide_io_same_type_sequence_example_check(opr_call *call) {
   if ((s = opr_check_list_input(call, 0))) return s;
   if ((s = opr_infer_number_attr(call, 0, 0))) return s;
   if ((s = opr_infer_type_attr(call, 0, 1))) return s;
-  if ((s = opr_check_attrs(call))) return s;
-  return opr_check_outputs(call);
+  return opr_check_attrs(call);
 }
 
 static opr_op_state guide_io_same_type_sequence_example_state;

@@ -85,11 +85,11 @@ static void attr_defs(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 /* The check: each input's count and dtypes (inferring the attrs they
- * give), then every attr, then the output slots. */
+ * give), then every attr. opr_invoke checks the output slots. */
 static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, "static opr_status %s_check(opr_call *call) {", og_c_op_name(f, op));
   og_w_indent(w);
-  og_w_line(w, "opr_status s;");
+  if (op->ninputs) og_w_line(w, "opr_status s;");
   for (size_t i = 0; i < op->ninputs; i++) {
     const og_arg *a = &op->inputs[i];
     og_w_line(w, "/* input '%s' */", a->name);
@@ -108,8 +108,7 @@ static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
       og_w_line(w, "if ((s = opr_infer_type_list_attr(call, %zu, %d))) return s;",
                 i, og_c_attr_index(op, a->type_list_attr));
   }
-  og_w_line(w, "if ((s = opr_check_attrs(call))) return s;");
-  og_w_line(w, "return opr_check_outputs(call);");
+  og_w_line(w, "return opr_check_attrs(call);");
   og_w_dedent(w);
   og_w_line(w, "}");
 }
