@@ -320,7 +320,9 @@ opr_status demo_pad(opr_context *ctx,
   static const demo_pad_attrs op_defaults = DEMO_PAD_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   if ((unsigned)attrs->mode >= 3u)
-    return opr_error(OPR_INVALID_ARGUMENT, "Pad: attr 'mode' is %d, not a value of demo_pad_mode", (int)attrs->mode);
+    return opr_error(OPR_INVALID_ARGUMENT,
+                     "Pad: attr 'mode' is %d, not a value of "
+                     "demo_pad_mode", (int)attrs->mode);
   const opr_input op_inputs[2] = {{&input, 1}, {&paddings, 1}};
   opr_attr_value op_attrs[3] = {
     {.kind = OPR_ATTR_UNSET}, /* T */

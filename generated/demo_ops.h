@@ -119,7 +119,10 @@ typedef enum demo_pad_mode {
 
 /* The optional attrs of Pad; NULL means all defaults. */
 typedef struct demo_pad_attrs {
-  /* string in {'CONSTANT', 'REFLECT', 'SYMMETRIC'}, default 'CONSTANT'. How to fill the padding. */
+  /*
+   * string in {'CONSTANT', 'REFLECT', 'SYMMETRIC'}, default 'CONSTANT'. How to
+   *   fill the padding.
+   */
   demo_pad_mode mode;
 } demo_pad_attrs;
 
@@ -160,7 +163,10 @@ opr_status demo_pad(opr_context *ctx,
 
 /* The optional attrs of StringToNumber; NULL means all defaults. */
 typedef struct demo_string_to_number_attrs {
-  /* type in {float, int32}, default float. The numeric type to read each string as. */
+  /*
+   * type in {float, int32}, default float. The numeric type to read each string
+   *   as.
+   */
   opr_dtype out_type;
 } demo_string_to_number_attrs;
 

@@ -215,7 +215,9 @@ const opr_op_def guide_attrs_enum_example_def = {
 opr_status guide_attrs_enum_example(opr_context *ctx,
                                     guide_attrs_enum_example_e e) {
   if ((unsigned)e >= 2u)
-    return opr_error(OPR_INVALID_ARGUMENT, "EnumExample: attr 'e' is %d, not a value of guide_attrs_enum_example_e", (int)e);
+    return opr_error(OPR_INVALID_ARGUMENT,
+                     "EnumExample: attr 'e' is %d, not a value of "
+                     "guide_attrs_enum_example_e", (int)e);
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_STRING, .u.s = guide_attrs_enum_example_e_allowed[e]}, /* e */
   };

@@ -5,6 +5,7 @@
 
 #include "emit_c_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,17 +64,50 @@ static bool check_prefixes(const og_c_file *files, size_t n, og_diag *diag) {
   return ok;
 }
 
+/* Generated identifiers seen so far: an open-addressing hash set, since a
+ * corpus has tens of thousands of them. */
 typedef struct name_set {
   const char **names;
   const og_op **owners;
-  size_t count, cap;
+  size_t count, cap; /* cap: a power of two, or 0 */
 } name_set;
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static void set_grow(name_set *s) {
+  name_set bigger = {NULL, NULL, 0, s->cap ? s->cap * 2 : 64};
+  bigger.names = calloc(bigger.cap, sizeof *bigger.names);
+  bigger.owners = calloc(bigger.cap, sizeof *bigger.owners);
+  if (!bigger.names || !bigger.owners) abort();
+  for (size_t i = 0; i < s->cap; i++) {
+    if (!s->names[i]) continue;
+    size_t j = name_hash(s->names[i]) & (bigger.cap - 1);
+    while (bigger.names[j]) j = (j + 1) & (bigger.cap - 1);
+    bigger.names[j] = s->names[i];
+    bigger.owners[j] = s->owners[i];
+  }
+  bigger.count = s->count;
+  free(s->names);
+  free(s->owners);
+  *s = bigger;
+}
+
+static void set_free(name_set *s) {
+  free(s->names);
+  free(s->owners);
+}
 
 /* Records a generated identifier; reports it if another op or argument
  * already produced it. */
 static bool claim(name_set *s, og_diag *diag, const og_op *op,
                   const char *name) {
-  for (size_t i = 0; i < s->count; i++) {
+  if (2 * (s->count + 1) > s->cap) set_grow(s);
+  size_t i = name_hash(name) & (s->cap - 1);
+  for (; s->names[i]; i = (i + 1) & (s->cap - 1)) {
     if (strcmp(s->names[i], name) != 0) continue;
     og_diag_report(diag, OG_SEV_ERROR, op->pos,
                    "op '%s' would generate the C name '%s', which op '%s' "
@@ -81,11 +115,9 @@ static bool claim(name_set *s, og_diag *diag, const og_op *op,
                    op->name, name, s->owners[i]->name);
     return false;
   }
-  s->names = og_xgrow(s->names, &s->cap, s->count + 1, sizeof *s->names);
-  s->owners = realloc(s->owners, s->cap * sizeof *s->owners);
-  if (!s->owners) abort();
-  s->names[s->count] = name;
-  s->owners[s->count++] = op;
+  s->names[i] = name;
+  s->owners[i] = op;
+  s->count++;
   return true;
 }
 
@@ -105,11 +137,9 @@ static bool check_names(const og_c_file *f, og_diag *diag) {
     og_c_params p = og_c_wrapper_params(f, op);
     for (size_t k = 0; k < p.count; k++)
       ok = claim(&params, diag, op, p.names[k]) && ok;
-    free(params.names);
-    free(params.owners);
+    set_free(&params);
   }
-  free(global.names);
-  free(global.owners);
+  set_free(&global);
   return ok;
 }
 

@@ -131,33 +131,63 @@ int og_c_attr_index(const og_op *op, const char *name) {
   return -1;
 }
 
+/* Bytes a C string literal can hold as they are. */
+static bool plain_in_string(const char *s, size_t i) {
+  unsigned char c = (unsigned char)s[i];
+  return c >= 0x20 && c != 0x7f && c != '"' && c != '\\' &&
+         !(c == '?' && i > 0 && s[i - 1] == '?'); /* no trigraphs */
+}
+
 void og_c_string(og_writer *w, const char *s, size_t len) {
   og_w_puts(w, "\"");
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
+  for (size_t i = 0; i < len;) {
+    size_t run = i;
+    while (run < len && plain_in_string(s, run)) run++;
+    if (run > i) og_w_write(w, s + i, run - i);
+    if (run == len) break;
+    unsigned char c = (unsigned char)s[run];
     if (c == '"' || c == '\\') og_w_printf(w, "\\%c", c);
     else if (c == '\n') og_w_puts(w, "\\n");
-    else if (c == '?' && i > 0 && s[i - 1] == '?') og_w_puts(w, "\\?");
-    else if (c < 0x20 || c == 0x7f) og_w_printf(w, "\\%03o", c);
-    else og_w_write(w, (const char *)&s[i], 1);
+    else if (c == '?') og_w_puts(w, "\\?");
+    else og_w_printf(w, "\\%03o", c);
+    i = run + 1;
   }
   og_w_puts(w, "\"");
 }
 
 /* Writes one comment line (after `pad` spaces), escaping a comment
  * terminator. */
+void og_c_comment_text(og_writer *w, const char *p, size_t n) {
+  size_t start = 0;
+  for (size_t i = 0; i + 1 < n; i++) {
+    bool closes = p[i] == '*' && p[i + 1] == '/';
+    bool trigraph = p[i] == '?' && p[i + 1] == '?';
+    if (!closes && !trigraph) continue;
+    og_w_write(w, p + start, i + 1 - start);
+    og_w_puts(w, " "); /* "* /", "? ?" */
+    start = i + 1;
+  }
+  og_w_write(w, p + start, n - start);
+}
+
 static void doc_line(og_writer *w, size_t pad, const char *p, size_t n) {
   og_w_puts(w, n ? " * " : " *");
   for (size_t i = 0; i < pad; i++) og_w_puts(w, " ");
-  for (size_t i = 0; i < n; i++) {
-    if (p[i] == '*' && i + 1 < n && p[i + 1] == '/') { /* would close it */
-      og_w_puts(w, "* /");
-      i++;
-    } else {
-      og_w_write(w, &p[i], 1);
-    }
-  }
+  og_c_comment_text(w, p, n);
   og_w_newline(w);
+}
+
+void og_c_comment(og_writer *w, const char *text) {
+  size_t n = strlen(text);
+  if (n <= 70 && !memchr(text, '\n', n)) {
+    og_w_puts(w, "/* ");
+    og_c_comment_text(w, text, n);
+    og_w_line(w, " */");
+    return;
+  }
+  og_w_line(w, "/*");
+  og_c_doc_lines(w, text);
+  og_w_line(w, " */");
 }
 
 enum { DOC_WIDTH = 76 };

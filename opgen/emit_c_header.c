@@ -85,9 +85,13 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_indent(w);
   for (size_t i = 0; i < a->allowed->u.list.count; i++) {
     const og_bytes *v = &a->allowed->u.list.items[i].u.s;
+    og_writer lit; /* the value as a C literal, then made comment-safe */
+    og_writer_init(&lit);
+    og_c_string(&lit, v->ptr, v->len);
     og_w_printf(w, "%s, /* ", og_c_enumerator(f, op, a, i));
-    og_c_string(w, v->ptr, v->len);
+    og_c_comment_text(w, lit.buf, lit.len);
     og_w_line(w, " */");
+    og_writer_free(&lit);
   }
   og_w_dedent(w);
   og_w_line(w, "} %s;", type);
@@ -98,8 +102,9 @@ static void struct_field(og_writer *w, const og_c_file *f, const og_op *op,
                          const og_attr *a) {
   const char *name = og_c_ident(f, a->name);
   const char *type = og_c_attr_ctype(f, op, a);
-  og_w_line(w, "/* %s%s%s */", attr_text(f, a),
-            a->description[0] ? ". " : "", a->description);
+  og_c_comment(w, og_arena_printf(f->arena, "%s%s%s", attr_text(f, a),
+                                   a->description[0] ? ". " : "",
+                                   a->description));
   if (a->type.is_list) {
     og_w_line(w, "%s*%s;", og_c_list_elem(f, type), name);
     og_w_line(w, "size_t %s_count;", name);

@@ -93,6 +93,10 @@ void og_c_scalar(og_writer *w, const og_value *v, og_attr_kind kind);
 void og_c_string(og_writer *w, const char *s, size_t len);
 /* Writes text as the lines of a comment block body (" * ..."). */
 void og_c_doc_lines(og_writer *w, const char *text);
+/* A whole comment: one line when short, else a block. */
+void og_c_comment(og_writer *w, const char *text);
+/* Text inside a comment: "* /" for a terminator, "? ?" for a trigraph. */
+void og_c_comment_text(og_writer *w, const char *p, size_t n);
 /* "OPR_DTYPE_BIT(OPR_DT_FLOAT) | ..." for a set, or "0". */
 void og_c_dtype_set(og_writer *w, og_dtype_set set);
 /* The banner every generated file starts with. */

@@ -154,9 +154,11 @@ static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
   const char *src = attr_source(f, a);
   og_w_line(w, "if ((unsigned)%s >= %zuu)", src, a->allowed->u.list.count);
   og_w_indent(w);
-  og_w_line(w, "return opr_error(OPR_INVALID_ARGUMENT, \"%s: attr '%s' is %%d, "
-               "not a value of %s\", (int)%s);",
-            op->name, a->name, og_c_attr_ctype(f, op, a), src);
+  og_w_line(w, "return opr_error(OPR_INVALID_ARGUMENT,");
+  og_w_line(w, "                 \"%s: attr '%s' is %%d, not a value of \"",
+            op->name, a->name);
+  og_w_line(w, "                 \"%s\", (int)%s);", og_c_attr_ctype(f, op, a),
+            src);
   og_w_dedent(w);
 }
 

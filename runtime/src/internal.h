@@ -17,6 +17,7 @@
 
 struct opr_context {
   opr_device_kind device;
+  struct opr_threadpool *pool; /* opr_shard's workers (threadpool.h) */
 };
 
 /* A type constraint with its attr name resolved to an index. */

@@ -7,6 +7,9 @@
 
 typedef struct opr_context_options {
   opr_device_kind device; /* where ops run; default CPU */
+  /* Threads for multithreaded CPU kernels (opr/parallel.h), the caller
+   * included; 0: one per core of the machine. */
+  int threads;
 } opr_context_options;
 
 /* options may be NULL (defaults). */
