@@ -44,6 +44,15 @@ static opr_status demo_add_n_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of AddN, from the shape statements of its spec. */
+static opr_status demo_add_n_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape sum = merge(inputs); */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_add_n_state;
 
 const opr_op_def demo_add_n_def = {
@@ -55,6 +64,7 @@ const opr_op_def demo_add_n_def = {
   .is_commutative = true,
   .is_aggregate = true,
   .check = demo_add_n_check,
+  .shape_fn = demo_add_n_shape,
   .state = &demo_add_n_state,
 };
 
@@ -96,6 +106,15 @@ static opr_status demo_add_one_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of AddOne, from the shape statements of its spec. */
+static opr_status demo_add_one_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape output = input; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_add_one_state;
 
 const opr_op_def demo_add_one_def = {
@@ -104,6 +123,7 @@ const opr_op_def demo_add_one_def = {
   .inputs = demo_add_one_input_defs, .ninputs = 1,
   .outputs = demo_add_one_output_defs, .noutputs = 1,
   .check = demo_add_one_check,
+  .shape_fn = demo_add_one_shape,
   .state = &demo_add_one_state,
 };
 
@@ -155,6 +175,15 @@ static opr_status demo_example_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of Example, from the shape statements of its spec. */
+static opr_status demo_example_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape input_times_two = input; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_example_state;
 
 const opr_op_def demo_example_def = {
@@ -164,6 +193,7 @@ const opr_op_def demo_example_def = {
   .outputs = demo_example_output_defs, .noutputs = 1,
   .attrs = demo_example_attr_defs, .nattrs = 1,
   .check = demo_example_check,
+  .shape_fn = demo_example_shape,
   .state = &demo_example_state,
 };
 
@@ -220,6 +250,15 @@ static opr_status demo_my_general_unary_op_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of MyGeneralUnaryOp, from the shape statements of its spec. */
+static opr_status demo_my_general_unary_op_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape out = in; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_my_general_unary_op_state;
 
 const opr_op_def demo_my_general_unary_op_def = {
@@ -229,6 +268,7 @@ const opr_op_def demo_my_general_unary_op_def = {
   .outputs = demo_my_general_unary_op_output_defs, .noutputs = 1,
   .attrs = demo_my_general_unary_op_attr_defs, .nattrs = 1,
   .check = demo_my_general_unary_op_check,
+  .shape_fn = demo_my_general_unary_op_shape,
   .state = &demo_my_general_unary_op_state,
 };
 
@@ -309,6 +349,7 @@ const opr_op_def demo_pad_def = {
   .outputs = demo_pad_output_defs, .noutputs = 1,
   .attrs = demo_pad_attr_defs, .nattrs = 3,
   .check = demo_pad_check,
+  .shape_fn = demo_pad_shape,
   .state = &demo_pad_state,
 };
 
@@ -366,6 +407,15 @@ static opr_status demo_string_to_number_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of StringToNumber, from the shape statements of its spec. */
+static opr_status demo_string_to_number_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape output = string_tensor; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_string_to_number_state;
 
 const opr_op_def demo_string_to_number_def = {
@@ -375,6 +425,7 @@ const opr_op_def demo_string_to_number_def = {
   .outputs = demo_string_to_number_output_defs, .noutputs = 1,
   .attrs = demo_string_to_number_attr_defs, .nattrs = 1,
   .check = demo_string_to_number_check,
+  .shape_fn = demo_string_to_number_shape,
   .state = &demo_string_to_number_state,
 };
 
@@ -433,6 +484,15 @@ static opr_status demo_zero_out_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of ZeroOut, from the shape statements of its spec. */
+static opr_status demo_zero_out_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape zeroed = to_zero; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_zero_out_state;
 
 const opr_op_def demo_zero_out_def = {
@@ -442,6 +502,7 @@ const opr_op_def demo_zero_out_def = {
   .outputs = demo_zero_out_output_defs, .noutputs = 1,
   .attrs = demo_zero_out_attr_defs, .nattrs = 2,
   .check = demo_zero_out_check,
+  .shape_fn = demo_zero_out_shape,
   .state = &demo_zero_out_state,
 };
 
@@ -492,6 +553,15 @@ static opr_status demo_zero_out_float_int32_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of ZeroOutFloatInt32, from the shape statements of its spec. */
+static opr_status demo_zero_out_float_int32_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape zeroed = to_zero; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_zero_out_float_int32_state;
 
 const opr_op_def demo_zero_out_float_int32_def = {
@@ -501,6 +571,7 @@ const opr_op_def demo_zero_out_float_int32_def = {
   .outputs = demo_zero_out_float_int32_output_defs, .noutputs = 1,
   .attrs = demo_zero_out_float_int32_attr_defs, .nattrs = 1,
   .check = demo_zero_out_float_int32_check,
+  .shape_fn = demo_zero_out_float_int32_shape,
   .state = &demo_zero_out_float_int32_state,
 };
 
@@ -540,6 +611,15 @@ static opr_status demo_zero_out_int32_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of ZeroOutInt32, from the shape statements of its spec. */
+static opr_status demo_zero_out_int32_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape zeroed = to_zero; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_zero_out_int32_state;
 
 const opr_op_def demo_zero_out_int32_def = {
@@ -548,6 +628,7 @@ const opr_op_def demo_zero_out_int32_def = {
   .inputs = demo_zero_out_int32_input_defs, .ninputs = 1,
   .outputs = demo_zero_out_int32_output_defs, .noutputs = 1,
   .check = demo_zero_out_int32_check,
+  .shape_fn = demo_zero_out_int32_shape,
   .state = &demo_zero_out_int32_state,
 };
 
@@ -596,6 +677,15 @@ static opr_status demo_zero_out_real_number_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
+/* The output shapes of ZeroOutRealNumber, from the shape statements of its spec. */
+static opr_status demo_zero_out_real_number_shape(opr_infer_ctx *c) {
+  opr_status s;
+  opr_shape sh0;
+  /* shape zeroed = to_zero; */
+  if ((s = opr_infer_input_shape(c, 0, &sh0))) return s;
+  return opr_infer_set_output(c, 0, sh0);
+}
+
 static opr_op_state demo_zero_out_real_number_state;
 
 const opr_op_def demo_zero_out_real_number_def = {
@@ -605,6 +695,7 @@ const opr_op_def demo_zero_out_real_number_def = {
   .outputs = demo_zero_out_real_number_output_defs, .noutputs = 1,
   .attrs = demo_zero_out_real_number_attr_defs, .nattrs = 1,
   .check = demo_zero_out_real_number_check,
+  .shape_fn = demo_zero_out_real_number_shape,
   .state = &demo_zero_out_real_number_state,
 };
 

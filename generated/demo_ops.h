@@ -132,6 +132,9 @@ typedef struct demo_pad_attrs {
 /* The registration table of Pad. */
 extern const opr_op_def demo_pad_def;
 
+/* The shape function of Pad (shape_fn in the spec), written by hand. */
+opr_status demo_pad_shape(opr_infer_ctx *c);
+
 /*
  * Pad: Pads a tensor.
  *

@@ -14,6 +14,8 @@ enum { OG_EXIT_OK = 0, OG_EXIT_INVALID = 1, OG_EXIT_USAGE = 2 };
 int og_cmd_check(int argc, char **argv);
 int og_cmd_dump(int argc, char **argv);
 int og_cmd_gen(int argc, char **argv);
+/* compat_cli.c */
+int og_cmd_compat(int argc, char **argv);
 
 /* Shared by the verbs: loads FILES and compiles them, printing diagnostics
  * to stderr. On success *model is set and OG_EXIT_OK returned. */

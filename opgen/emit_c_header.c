@@ -171,6 +171,12 @@ static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, "/* The registration table of %s. */", op->name);
   og_w_line(w, "extern const opr_op_def %s_def;", name);
   og_w_newline(w);
+  if (op->shape_fn) {
+    og_w_line(w, "/* The shape function of %s (shape_fn in the spec), "
+                 "written by hand. */", op->name);
+    og_w_line(w, "opr_status %s(opr_infer_ctx *c);", op->shape_fn);
+    og_w_newline(w);
+  }
   op_doc(w, f, op);
   og_c_params p = og_c_wrapper_params(f, op);
   og_c_signature(w, "opr_status", name, &p, ";");

@@ -136,6 +136,8 @@ static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
   if (op->allows_uninitialized_input)
     og_w_line(w, ".allows_uninitialized_input = true,");
   og_w_line(w, ".check = %s_check,", name);
+  if (og_c_shape_fn_name(f, op))
+    og_w_line(w, ".shape_fn = %s,", og_c_shape_fn_name(f, op));
   og_w_line(w, ".state = &%s_state,", name);
   og_w_dedent(w);
   og_w_line(w, "};");
@@ -259,6 +261,10 @@ static void op_code(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_newline(w);
   check_fn(w, f, op);
   og_w_newline(w);
+  if (op->nshape_rules && !op->shape_fn) {
+    og_c_shape_fn(w, f, op);
+    og_w_newline(w);
+  }
   op_def(w, f, op);
   og_w_newline(w);
   wrapper(w, f, op);

@@ -16,6 +16,7 @@ static const char usage[] =
     "  dump [-o FILE] FILES...        print the finalized ops as JSON\n"
     "  gen -o DIR FILES...            generate C wrappers, tables and kernel\n"
     "                                 headers into DIR\n"
+    "  compat --baseline OLD FILES... backward-compatibility lint\n"
     "  import-tf OPS.pbtxt -o DIR [--split]\n"
     "                                 write .op specs from a TensorFlow OpList\n"
     "\n"
@@ -28,6 +29,7 @@ typedef struct verb {
 
 static const verb verbs[] = {
     {"check", og_cmd_check},
+    {"compat", og_cmd_compat},
     {"dump", og_cmd_dump},
     {"gen", og_cmd_gen},
     {"import-tf", og_cmd_import_tf},

@@ -12,7 +12,8 @@
 static char tmpdir[] = "/tmp/opgen_generated_XXXXXX";
 
 static const char *const specs[] = {"specs/demo.op", "specs/guide_attrs.op",
-                                    "specs/guide_io.op"};
+                                    "specs/guide_io.op",
+                                    "specs/guide_shapes.op"};
 
 static void gen_into(const char *dir) {
   char cmd[2048];

@@ -1,5 +1,6 @@
 /* The runtime context: for now, the device that ops run on. */
 #include "internal.h"
+#include "opr/device.h"
 #include "threadpool.h"
 
 #include <stdlib.h>
@@ -17,6 +18,15 @@ opr_status opr_context_new(const opr_context_options *options,
   if (device != OPR_DEVICE_CPU && device != OPR_DEVICE_GPU)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_context_new: invalid "
                      "device (value %d)", (int)device);
+  if (device == OPR_DEVICE_GPU) { /* refused now, not at the first op */
+    opr_status s = opr_device_available(device);
+    if (s) {
+      opr_status r = opr_error(opr_status_code(s), "opr_context_new: %s",
+                               opr_status_message(s));
+      opr_status_free(s);
+      return r;
+    }
+  }
   opr_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
     return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_context_new: out of "

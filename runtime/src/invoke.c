@@ -3,6 +3,8 @@
  * OPR_CALL_INLINE_TYPES types excepted): the op def carries its state
  * record, whose kernel table is read with one atomic load. */
 #include "internal.h"
+#include "device_internal.h"
+#include "shape_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -85,8 +87,11 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
   }
   const opr_kernel_rec *r = select_kernel(call, ctx->device);
   if (!r) return no_kernel(call, ctx->device);
-  opr_kernel_ctx k = {ctx, call, &r->def, ctx->device};
-  opr_status s = r->def.fn(&k);
+  opr_kernel_ctx k = {ctx, call, &r->def, ctx->device, false};
+  /* Shape inference: validates the input shapes, pre-allocates outputs. */
+  opr_status s = opr_infer_for_call(&k);
+  /* Device kernels run through the device layer (copies around them). */
+  if (!s) s = k.device == OPR_DEVICE_CPU ? r->def.fn(&k) : opr_device_run(&k);
   if (!s) s = check_filled(call);
   if (s) release_outputs(call);
   return s;
@@ -149,18 +154,18 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                      "element %zu, which the op does not have", op->name,
                      arg, index);
   opr_tensor **slot = &call->outputs[arg].tensors[index];
+  if (*slot && k->outputs_preallocated) /* from the inferred shape */
+    return opr_infer_take_output(k, arg, index, rank, dims, out);
   if (*slot)
     return opr_error(OPR_INTERNAL, "%s: the kernel allocates output '%s' "
                      "element %zu twice", op->name, op->outputs[arg].name,
                      index);
-  if (k->device != OPR_DEVICE_CPU && !host_memory_output(k, arg))
-    return opr_error(OPR_UNIMPLEMENTED, "%s: cannot allocate output '%s' "
-                     "on device %s: no device memory support in this build",
-                     op->name, op->outputs[arg].name,
-                     opr_device_name(k->device));
-  opr_status s = opr_tensor_create("opr_tensor_new",
-                                   opr_output_dtype_fast(call, arg, index),
-                                   rank, dims, slot);
+  opr_dtype dtype = opr_output_dtype_fast(call, arg, index);
+  opr_status s = k->device != OPR_DEVICE_CPU && !host_memory_output(k, arg)
+                     ? opr_device_tensor_create("opr_tensor_new", k->device,
+                                                dtype, rank, dims, slot)
+                     : opr_tensor_create("opr_tensor_new", dtype, rank, dims,
+                                         slot);
   if (s) return output_error(op, arg, s);
   if (out) *out = *slot;
   return OPR_OK;

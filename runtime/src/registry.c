@@ -2,6 +2,7 @@
  * is checked for internal consistency when registered, so that the
  * checks and the dispatch can trust its attr indexes. */
 #include "internal.h"
+#include "library_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -143,12 +144,10 @@ static opr_status insert_op(const opr_op_def *def, size_t pos) {
   return OPR_OK;
 }
 
-opr_status opr_register_op(const opr_op_def *def) {
-  opr_status s = check_def(def);
-  if (s) return s;
-  opr_registry_lock();
+opr_status opr_register_op_locked(const opr_op_def *def) {
   bool found;
   size_t pos = op_position(def->name, &found);
+  opr_status s = OPR_OK;
   if (found && ops[pos] != def)
     s = opr_error(OPR_ALREADY_EXISTS, "%s: another op of that name is "
                   "already registered", def->name);
@@ -157,6 +156,16 @@ opr_status opr_register_op(const opr_op_def *def) {
   if (!s)
     atomic_store_explicit(&def->state->registered, true,
                           memory_order_release);
+  return s;
+}
+
+opr_status opr_register_op(const opr_op_def *def) {
+  opr_status s = check_def(def);
+  if (s) return s;
+  /* A library being loaded: its ops are checked as a set first. */
+  if (opr_library_stage_op(def, &s)) return s;
+  opr_registry_lock();
+  s = opr_register_op_locked(def);
   opr_registry_unlock();
   return s;
 }

@@ -101,21 +101,24 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   return OPR_OK;
 }
 
-opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
-                             const int64_t *dims, opr_tensor **out) {
+/* A tensor whose data follows its header (host), or a header only
+ * (`host` false: the caller sets data and release). */
+static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
+                               const int64_t *dims, bool host,
+                               opr_tensor **out) {
   int64_t count = 0;
   size_t nbytes = 0;
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
   if (s) return s;
-  size_t head = header_size();
+  size_t head = header_size(), data = host ? nbytes : 0;
   /* Not calloc: glibc's calloc bypasses the per-thread cache, which makes
    * a small tensor cost twice as much. Two memsets, so that the compiler
    * does not fold them back into a calloc. */
-  opr_tensor *t = malloc(head + nbytes);
+  opr_tensor *t = malloc(head + data);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
-                           "allocating %zu bytes", who, head + nbytes);
+                           "allocating %zu bytes", who, head + data);
   memset(t, 0, sizeof *t);
-  memset((char *)t + head, 0, nbytes);
+  memset((char *)t + head, 0, data);
   int64_t *d = t->dims_inline;
   if (rank > OPR_INLINE_DIMS) {
     d = t->dims_heap = malloc((size_t)rank * sizeof *d);
@@ -129,12 +132,23 @@ opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
   t->rank = rank;
   t->dims = d;
   t->num_elements = count;
-  t->data = (char *)t + head;
+  t->data = host ? (char *)t + head : NULL;
   t->nbytes = nbytes;
   t->device = OPR_DEVICE_CPU;
   atomic_init(&t->refcount, 1);
   *out = t;
   return OPR_OK;
+}
+
+opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
+                             const int64_t *dims, opr_tensor **out) {
+  return tensor_alloc(who, dtype, rank, dims, true, out);
+}
+
+opr_status opr_tensor_create_shell(const char *who, opr_dtype dtype,
+                                   int rank, const int64_t *dims,
+                                   opr_tensor **out) {
+  return tensor_alloc(who, dtype, rank, dims, false, out);
 }
 
 opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,

@@ -9,12 +9,15 @@ typedef struct opr_context opr_context;
 typedef struct opr_kernel_def opr_kernel_def;
 
 /* What a kernel sees: the checked call (inputs, resolved attrs, output
- * slots) and where it runs. */
+ * slots) and where it runs. When the op's shape function gave every
+ * output a fully known shape, the output slots already hold tensors of
+ * those shapes as the kernel starts (see opr_kernel_alloc_output). */
 typedef struct opr_kernel_ctx {
   opr_context *ctx;
   const opr_call *call;
   const opr_kernel_def *kernel;
   opr_device_kind device;
+  bool outputs_preallocated; /* private: set by the runtime */
 } opr_kernel_ctx;
 
 typedef opr_status (*opr_kernel_fn)(opr_kernel_ctx *k);
@@ -50,7 +53,10 @@ size_t opr_list_kernels(const opr_op_def *op, const opr_kernel_def **out,
 
 /* Allocates element `index` of output `arg` with the dtype the call
  * resolved, on the kernel's device (or the host for host-memory
- * arguments). The call owns it once allocated. */
+ * arguments). The call owns it once allocated. Where the runtime
+ * allocated the outputs from their inferred shapes before the kernel
+ * ran, this returns that tensor when `rank` and `dims` are the inferred
+ * shape, and fails with INTERNAL when they differ. */
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out);

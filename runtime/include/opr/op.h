@@ -82,6 +82,11 @@ typedef struct opr_call {
  * rule. */
 typedef opr_status (*opr_check_fn)(opr_call *call);
 
+/* The shape function: checks the input shapes and sets the output shapes
+ * through the inference context (opr/shape.h). */
+typedef struct opr_infer_ctx opr_infer_ctx;
+typedef opr_status (*opr_shape_fn)(opr_infer_ctx *c);
+
 struct opr_op_def {
   const char *name;
   const char *summary;
@@ -92,6 +97,7 @@ struct opr_op_def {
   bool is_stateful, is_commutative, is_aggregate;
   bool allows_uninitialized_input;
   opr_check_fn check;
+  opr_shape_fn shape_fn; /* NULL: output shapes are not inferred */
   opr_op_state *state; /* mutable registry record; see opr_register_op */
 };
 

@@ -4,9 +4,12 @@
 
 #include "opr/attr.h"
 #include "opr/context.h"
+#include "opr/device.h"
 #include "opr/dtype.h"
 #include "opr/kernel.h"
+#include "opr/library.h"
 #include "opr/op.h"
+#include "opr/shape.h"
 #include "opr/status.h"
 #include "opr/tensor.h"
 

@@ -1,0 +1,22 @@
+/* opgen_shipped_register: the shipped ops, then their kernels. Every
+ * registration is idempotent (the same op table or kernel again is a
+ * no-op), so calling this twice is harmless. */
+#include "kernels.h"
+#include "shipped.h"
+
+#include "guide_attrs_ops.h"
+#include "guide_io_ops.h"
+
+opr_status opgen_shipped_register(void) {
+  opr_status (*const steps[])(void) = {
+      demo_register_ops,         guide_attrs_register_ops,
+      guide_io_register_ops,     kern_register_zero_out,
+      kern_register_example,     kern_register_add_one,
+      kern_register_add_n,       kern_register_pad,
+      kern_register_string_to_number,
+  };
+  opr_status s = OPR_OK;
+  for (size_t i = 0; !s && i < sizeof steps / sizeof steps[0]; i++)
+    s = steps[i]();
+  return s;
+}

@@ -1,0 +1,230 @@
+/* The compat verb: `opgen compat --baseline OLD [--baseline OLD]...
+ * [--format=text|json] FILES...`. OLD is one dump (`opgen dump` JSON) or
+ * any number of old .op files; see README "Backward compatibility". */
+#include "cli.h"
+
+#include "compat.h"
+#include "compile.h"
+#include "dump_read.h"
+#include "writer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define USAGE                                                              \
+  "usage: opgen compat --baseline OLD [--baseline OLD]... "                \
+  "[--format=text|json] FILES...\n"                                        \
+  "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n"
+
+typedef struct opts {
+  const char **baselines; /* malloc'd */
+  int nbaselines;
+  char **files;
+  int nfiles;
+  bool json;
+} opts;
+
+static int usage_error(const char *msg, const char *arg) {
+  fprintf(stderr, "opgen: error: %s%s%s%s\n" USAGE, msg, arg ? " '" : "",
+          arg ? arg : "", arg ? "'" : "");
+  return OG_EXIT_USAGE;
+}
+
+/* One option at argv[*i]; 0 when taken, else the exit status. */
+static int parse_option(int argc, char **argv, int *i, opts *o) {
+  const char *a = argv[*i], *value = NULL;
+  if (strcmp(a, "--baseline") == 0 || strcmp(a, "--format") == 0) {
+    if (*i + 1 == argc) return usage_error("missing value for", a);
+    value = argv[++*i];
+  } else if (strncmp(a, "--baseline=", 11) == 0 ||
+             strncmp(a, "--format=", 9) == 0) {
+    value = strchr(a, '=') + 1;
+  } else {
+    return usage_error("unknown option", a);
+  }
+  if (a[2] == 'b') {
+    if (!*value) return usage_error("empty baseline name", NULL);
+    o->baselines[o->nbaselines++] = value;
+  } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
+    o->json = value[0] == 'j';
+  } else {
+    return usage_error("unknown format (text or json)", value);
+  }
+  return 0;
+}
+
+/* 0: run; -1: help printed; else the exit status. o->files and
+ * o->baselines point into argv. */
+static int parse_args(int argc, char **argv, opts *o) {
+  o->baselines = og_xmalloc((size_t)argc * sizeof *o->baselines);
+  o->files = og_xmalloc((size_t)argc * sizeof *o->files);
+  bool only_files = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (only_files || a[0] != '-' || a[1] == '\0') {
+      o->files[o->nfiles++] = argv[i];
+    } else if (strcmp(a, "--") == 0) {
+      only_files = true;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(USAGE, stdout);
+      return -1;
+    } else {
+      int rc = parse_option(argc, argv, &i, o);
+      if (rc) return rc;
+    }
+  }
+  if (o->nbaselines == 0)
+    return usage_error("no baseline (--baseline OLD)", NULL);
+  if (o->nfiles == 0) return usage_error("no input files", NULL);
+  return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* A dump by its name (.json), a spec by its name (.op); otherwise a dump
+ * when the first non-blank byte (after a byte order mark) is '{', which no
+ * .op file starts with. */
+static bool is_dump(const og_source *src) {
+  if (ends_with(src->path, ".json")) return true;
+  if (ends_with(src->path, ".op")) return false;
+  const char *p = src->text;
+  if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return *p == '{';
+}
+
+/* Loads `paths` into `sources`; their indexes into `out`. */
+static int load_all(og_sources *sources, const char *const *paths, int n,
+                    uint32_t *out) {
+  for (int i = 0; i < n; i++) {
+    int idx = og_sources_load(sources, paths[i]);
+    if (idx < 0)
+      return og_cli_fail("cannot read '%s': %s", paths[i], strerror(errno));
+    out[i] = (uint32_t)idx;
+  }
+  return OG_EXIT_OK;
+}
+
+static void count_errors(const og_diag *diag) {
+  fprintf(stderr, "%zu error%s generated.\n", diag->errors,
+          diag->errors == 1 ? "" : "s");
+}
+
+/* The baseline model: one dump, or old .op files compiled as one run.
+ * An unreadable baseline is a usage error: the lint cannot run. */
+static int load_baseline(const opts *o, og_sources *sources,
+                         const uint32_t *idx, og_diag *diag, og_model **out) {
+  int dumps = 0;
+  for (int i = 0; i < o->nbaselines; i++)
+    dumps += is_dump(sources->items[idx[i]]);
+  if (dumps && o->nbaselines > 1)
+    return usage_error("a JSON baseline must be the only --baseline", NULL);
+  if (dumps) {
+    const og_source *src = sources->items[idx[0]];
+    *out = og_dump_read(src->path, src->text, src->len, diag);
+  } else {
+    *out = og_compile(sources, idx, (size_t)o->nbaselines, diag);
+  }
+  if (*out) return OG_EXIT_OK;
+  count_errors(diag);
+  return og_cli_fail("the baseline is invalid; nothing was compared");
+}
+
+/* Findings print GCC style, except that a note at its error's place does
+ * not repeat the source excerpt, and a position without a column (from a
+ * dump, whose positions are the ops' lines) prints as "file:line:" with
+ * no excerpt: the line is the baseline's, not the current file's. */
+typedef struct finding_printer {
+  const og_sources *sources;
+  og_srcpos error_pos;
+} finding_printer;
+
+static bool same_pos(og_srcpos a, og_srcpos b) {
+  return a.file && b.file && strcmp(a.file, b.file) == 0 &&
+         a.line == b.line && a.col == b.col;
+}
+
+static void finding_sink(void *ctx, const og_diagnostic *d) {
+  finding_printer *p = ctx;
+  bool note = d->severity == OG_SEV_NOTE;
+  if (!note) p->error_pos = d->pos;
+  const char *sev = note ? "note" : "error";
+  if (d->pos.file && d->pos.line && !d->pos.col)
+    fprintf(stderr, "%s:%u: %s: %s\n", d->pos.file, (unsigned)d->pos.line,
+            sev, d->message);
+  else if (note && d->pos.line && same_pos(d->pos, p->error_pos))
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", d->pos.file, (unsigned)d->pos.line,
+            (unsigned)d->pos.col, sev, d->message);
+  else
+    og_diag_print(stderr, p->sources, d);
+}
+
+static int print_findings(const opts *o, const og_sources *sources,
+                          const og_compat_result *r) {
+  if (o->json) {
+    og_writer w;
+    og_writer_init(&w);
+    og_compat_write_json(r, &w);
+    bool ok = fwrite(w.buf, 1, w.len, stdout) == w.len && fflush(stdout) == 0;
+    og_writer_free(&w);
+    if (!ok) return og_cli_fail("cannot write '<stdout>': %s", strerror(errno));
+  } else if (r->count) {
+    finding_printer printer = {sources, {0}};
+    og_diag diag;
+    og_diag_init(&diag, sources, finding_sink, &printer);
+    og_compat_report(r, &diag);
+    fprintf(stderr, "%zu incompatible change%s found.\n", r->count,
+            r->count == 1 ? "" : "s");
+  }
+  return r->count ? OG_EXIT_INVALID : OG_EXIT_OK;
+}
+
+/* Everything after the arguments: load, compile the new specs (a bad one
+ * is exit 1, as for check), read the baseline, compare, print. */
+static int run(const opts *o, og_sources *sources, uint32_t *new_idx,
+               uint32_t *old_idx) {
+  int rc = load_all(sources, (const char *const *)o->files, o->nfiles, new_idx);
+  if (!rc) rc = load_all(sources, o->baselines, o->nbaselines, old_idx);
+  if (rc) return rc;
+  og_diag_printer printer = {stderr, sources};
+  og_diag diag;
+  og_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  og_model *newm = og_compile(sources, new_idx, (size_t)o->nfiles, &diag);
+  if (!newm) {
+    count_errors(&diag);
+    return OG_EXIT_INVALID;
+  }
+  og_model *old = NULL;
+  rc = load_baseline(o, sources, old_idx, &diag, &old);
+  if (!rc) {
+    og_compat_result r;
+    og_compat_check(old, newm, &r);
+    rc = print_findings(o, sources, &r);
+    og_compat_result_free(&r);
+  }
+  og_model_free(old);
+  og_model_free(newm);
+  return rc;
+}
+
+int og_cmd_compat(int argc, char **argv) {
+  opts o = {0};
+  int rc = parse_args(argc, argv, &o);
+  if (rc == 0) {
+    og_sources sources;
+    og_sources_init(&sources);
+    uint32_t *new_idx = og_xmalloc((size_t)argc * sizeof *new_idx);
+    uint32_t *old_idx = og_xmalloc((size_t)argc * sizeof *old_idx);
+    rc = run(&o, &sources, new_idx, old_idx);
+    free(new_idx);
+    free(old_idx);
+    og_sources_free(&sources);
+  }
+  free(o.baselines);
+  free(o.files);
+  return rc < 0 ? OG_EXIT_OK : rc;
+}

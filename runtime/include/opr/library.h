@@ -1,0 +1,96 @@
+/* Op libraries: a shared object holding generated op code and kernels,
+ * loaded at run time (as TensorFlow's tf.load_op_library loads a custom
+ * op .so). Build one with opgen_add_op_library (cmake/OpgenLibrary.cmake),
+ * which also generates its entry point; README.md, "Op libraries", has
+ * the whole scheme.
+ *
+ * A library does not carry a runtime of its own: its calls to opr_*
+ * resolve to the host program's runtime (the host exports its symbols),
+ * so its ops and kernels land in the host's registries. */
+#ifndef OPR_LIBRARY_H
+#define OPR_LIBRARY_H
+
+#include "opr/op.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The library ABI: the layout of every public struct (op and kernel
+ * tables, calls, tensors, opr_library_info) and the signatures of the
+ * public functions. Bumped whenever any of them changes; a library built
+ * for another version is refused. */
+#define OPR_LIBRARY_ABI_VERSION 1u
+
+/* What a library's entry point returns. `abi_version` stays the first
+ * field in every version, so that any runtime can read it. */
+typedef struct opr_library_info {
+  uint32_t abi_version; /* OPR_LIBRARY_ABI_VERSION of the headers it used */
+  const char *name;     /* the library's name (its CMake target) */
+  /* opr_op_defs_hash of the ops register_ops registers, computed when
+   * the library was built. */
+  uint64_t def_hash;
+  /* Registers the library's ops (its generated <package>_register_ops
+   * calls); run while the loader collects the ops instead of registering
+   * them. */
+  opr_status (*register_ops)(void);
+  /* Registers its kernels, once its ops are registered; may be NULL. */
+  opr_status (*register_kernels)(void);
+} opr_library_info;
+
+/* The one symbol a library exports. */
+#define OPR_LIBRARY_ENTRY "opr_library_entry"
+typedef const opr_library_info *(*opr_library_entry_fn)(void);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_LIBRARY_EXPORT __attribute__((visibility("default")))
+#else
+#define OPR_LIBRARY_EXPORT
+#endif
+
+typedef struct opr_library opr_library;
+
+/* Loads the op library at `path` (dlopen), checks it and registers its
+ * ops, then its kernels. `out` (may be NULL) receives a handle owned by
+ * the runtime; libraries stay loaded for the life of the process. Errors
+ * name the path (and the op):
+ *   NOT_FOUND            no file at `path`;
+ *   INVALID_ARGUMENT     not a loadable opgen op library (dlopen's reason,
+ *                        or no opr_library_entry);
+ *   FAILED_PRECONDITION  built for another library ABI version;
+ *   DATA_LOSS            its op tables do not hash to the hash it declares
+ *                        (built against other runtime headers);
+ *   ALREADY_EXISTS       this library (the same file, or a library of the
+ *                        same name) is already loaded; *out receives the
+ *                        loaded one;
+ *   ABORTED              one of its ops is already registered with a
+ *                        different definition.
+ * Each of these leaves the registries as they were. An op already
+ * registered with the same definition is shared, not an error. A failure
+ * of the library's kernel registration comes back as its status; its ops
+ * then stay registered. Thread-safe. */
+opr_status opr_load_library(const char *path, opr_library **out);
+
+const char *opr_library_name(const opr_library *lib);
+/* The path it was loaded from, as given. */
+const char *opr_library_path(const opr_library *lib);
+uint64_t opr_library_def_hash(const opr_library *lib);
+/* The library's ops sorted by name (the registered tables, which for a
+ * shared op are the host's): fills up to `max`, returns the total. */
+size_t opr_library_ops(const opr_library *lib, const opr_op_def **out,
+                       size_t max);
+
+/* A 64-bit hash (FNV-1a) of what defines an op: its name, its inputs
+ * and outputs (name, fixed type, the names of the attrs giving type and
+ * length, ref), its attrs (name, type, minimum, allowed values, default)
+ * and its flags. The summary is left out: docs do not make two
+ * definitions differ. Equal definitions hash equal in every process. */
+uint64_t opr_op_def_hash(const opr_op_def *def);
+/* The hash of a set of ops, whatever their order. */
+uint64_t opr_op_defs_hash(const opr_op_def *const *defs, size_t n);
+/* Runs `register_ops`, collecting the ops it registers instead of
+ * registering them, and hashes them with opr_op_defs_hash. What
+ * opgen_add_op_library runs at build time to compute def_hash. */
+opr_status opr_library_hash_ops(opr_status (*register_ops)(void),
+                                uint64_t *hash);
+
+#endif

@@ -1,0 +1,65 @@
+/* The inference context behind opr/shape.h, shared by the standalone
+ * entry (infer.c) and the execution path (infer_call.c). */
+#ifndef OPR_SHAPE_INTERNAL_H
+#define OPR_SHAPE_INTERNAL_H
+
+#include "internal.h"
+
+/* Room held inside the context, so that inferring the shapes of a
+ * typical call allocates nothing. */
+enum { INFER_INLINE_DIMS = 64, INFER_INLINE_OUTPUTS = 8 };
+
+/* Dims that did not fit inline: a list of heap blocks. */
+typedef struct opr_infer_chunk {
+  struct opr_infer_chunk *next;
+  int64_t dims[];
+} opr_infer_chunk;
+
+struct opr_infer_ctx {
+  const opr_op_def *op;
+  const opr_attr_value *attrs; /* [op->nattrs] */
+  /* The inputs: a call's tensors, or opr_infer_shapes's shapes. */
+  const opr_input *tensors;
+  const opr_shape_input *shapes;
+  /* Output shapes, one per output tensor, output arguments in order. */
+  opr_shape *outputs;
+  size_t noutputs;
+  /* Dims storage: the rest of dims_inline, then heap chunks. */
+  int64_t *free_dims;
+  size_t free_count;
+  opr_infer_chunk *chunks;
+  opr_shape outputs_inline[INFER_INLINE_OUTPUTS];
+  int64_t dims_inline[INFER_INLINE_DIMS];
+};
+
+/* Sets up `c` for `op` with its attrs (resolved) and inputs (exactly one
+ * of tensors and shapes); every output unknown. On failure nothing needs
+ * freeing. */
+opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
+                              const opr_attr_value *attrs,
+                              const opr_input *tensors,
+                              const opr_shape_input *shapes);
+void opr_infer_ctx_free(opr_infer_ctx *c);
+
+/* Room for n dims that lives as long as the context; NULL when out of
+ * memory. */
+int64_t *opr_infer_alloc_dims(opr_infer_ctx *c, size_t n);
+
+/* The flat index of output `arg`'s first tensor in c->outputs. */
+size_t opr_infer_output_first(const opr_infer_ctx *c, size_t arg);
+
+/* A shape's text for messages, "[2, ?]" or "?", in buf. */
+const char *opr_infer_shape_text(opr_shape s, char *buf, size_t n);
+
+/* Inference for a call whose kernel is chosen: runs the op's shape
+ * function on the input tensors' shapes (an error stops the call) and,
+ * when every output shape is fully known, allocates the outputs. */
+opr_status opr_infer_for_call(opr_kernel_ctx *k);
+
+/* Output `index` of the call was allocated from its inferred shape; the
+ * kernel asks for it with rank and dims (see opr_kernel_alloc_output). */
+opr_status opr_infer_take_output(opr_kernel_ctx *k, size_t arg,
+                                 size_t index, int rank,
+                                 const int64_t *dims, opr_tensor **out);
+
+#endif

@@ -1,0 +1,187 @@
+/* Op libraries: the guide's ZeroOut built as a library of its own
+ * (LibZeroOut), loaded with opr_load_library and run through the generic
+ * entry; and each way a load is refused. The libraries' paths come from
+ * the build (OPLIB_* definitions). The tests run in order: the host
+ * registers the shipped ops first, so that conflicts have something to
+ * conflict with. */
+#include "testutil.h"
+
+#include "opr/opr.h"
+#include "shipped.h"
+
+#include <string.h>
+
+static opr_context *ctx;
+
+#define expect_code(status, code, ...)                                  \
+  do {                                                                  \
+    opr_status st_ = (status);                                          \
+    assert_non_null(st_);                                               \
+    const char *parts_[] = {__VA_ARGS__};                               \
+    for (size_t i_ = 0; i_ < sizeof parts_ / sizeof *parts_; i_++)      \
+      if (!strstr(opr_status_message(st_), parts_[i_]))                 \
+        fail_msg("'%s' is not in: %s", parts_[i_],                      \
+                 opr_status_message(st_));                              \
+    assert_string_equal(opr_code_name(opr_status_code(st_)),            \
+                        opr_code_name(code));                           \
+    opr_status_free(st_);                                               \
+  } while (0)
+
+#define expect_ok(status)                                               \
+  do {                                                                  \
+    opr_status st_ = (status);                                          \
+    if (st_) fail_msg("unexpected: %s", opr_status_message(st_));       \
+  } while (0)
+
+static opr_tensor *int32_matrix(const int32_t *values) {
+  opr_tensor *t;
+  const int64_t dims[2] = {2, 2};
+  expect_ok(opr_tensor_from_data(OPR_DT_INT32, 2, dims, values,
+                                 4 * sizeof *values, &t));
+  return t;
+}
+
+/* Runs a one-input, one-output op by name. */
+static opr_status run1(const char *op, const opr_tensor *in,
+                       opr_tensor **out) {
+  const opr_tensor *list[1] = {in};
+  opr_input inputs[1] = {{list, 1}};
+  size_t n = 0;
+  return opr_execute(ctx, op, inputs, 1, NULL, 0, out, 1, &n);
+}
+
+static void loads_and_runs_the_guide_zero_out(void **state) {
+  (void)state;
+  opr_library *lib = NULL;
+  expect_ok(opr_load_library(OPLIB_ZERO_OUT, &lib));
+  assert_string_equal(opr_library_name(lib), "zero_out_lib");
+  assert_string_equal(opr_library_path(lib), OPLIB_ZERO_OUT);
+  const opr_op_def *ops[2];
+  assert_int_equal(opr_library_ops(lib, ops, 2), 1);
+  assert_ptr_equal(ops[0], opr_find_op("LibZeroOut"));
+  assert_true(opr_library_def_hash(lib) == opr_op_defs_hash(ops, 1));
+
+  const int32_t in_values[4] = {1, 2, 3, 4}, want[4] = {1, 0, 0, 0};
+  opr_tensor *in = int32_matrix(in_values), *out = NULL;
+  expect_ok(run1("LibZeroOut", in, &out));
+  assert_int_equal(out->rank, 2);
+  assert_memory_equal(out->data, want, sizeof want);
+  opr_tensor_unref(out);
+  opr_tensor_unref(in);
+}
+
+static void the_library_kernel_is_listed(void **state) {
+  (void)state;
+  const opr_kernel_def *k[4];
+  assert_int_equal(opr_list_kernels(opr_find_op("LibZeroOut"), k, 4), 1);
+  assert_string_equal(k[0]->label, "zero_out_lib");
+  assert_int_equal(k[0]->device, OPR_DEVICE_CPU);
+}
+
+static void loading_twice_is_already_exists(void **state) {
+  (void)state;
+  opr_library *again = NULL;
+  expect_code(opr_load_library(OPLIB_ZERO_OUT, &again), OPR_ALREADY_EXISTS,
+              OPLIB_ZERO_OUT, "op library 'zero_out_lib' is already loaded");
+  assert_non_null(again);
+  assert_string_equal(opr_library_name(again), "zero_out_lib");
+}
+
+static void a_missing_file_is_not_found(void **state) {
+  (void)state;
+  opr_library *lib = (opr_library *)&lib;
+  expect_code(opr_load_library("tests/oplib/no_such_library.so", &lib),
+              OPR_NOT_FOUND, "'tests/oplib/no_such_library.so': no such file");
+  assert_null(lib);
+}
+
+static void a_file_that_is_no_library_is_invalid(void **state) {
+  (void)state;
+  expect_code(opr_load_library(OPLIB_NOT_A_LIBRARY, NULL),
+              OPR_INVALID_ARGUMENT, OPLIB_NOT_A_LIBRARY, "cannot be loaded");
+}
+
+static void another_abi_version_fails_precondition(void **state) {
+  (void)state;
+  expect_code(opr_load_library(OPLIB_BAD_ABI, NULL), OPR_FAILED_PRECONDITION,
+              OPLIB_BAD_ABI, "built for op library ABI version 999",
+              "this runtime loads version 1");
+}
+
+static void another_hash_is_data_loss(void **state) {
+  (void)state;
+  expect_code(opr_load_library(OPLIB_BAD_HASH, NULL), OPR_DATA_LOSS,
+              OPLIB_BAD_HASH, "the library declares 0x0000000000001234");
+}
+
+static void a_conflicting_op_aborts_the_load(void **state) {
+  (void)state;
+  const opr_op_def *before = opr_find_op("ZeroOut");
+  assert_non_null(before);
+  expect_code(opr_load_library(OPLIB_CONFLICT, NULL), OPR_ABORTED,
+              OPLIB_CONFLICT, "op 'ZeroOut' is already registered with a "
+              "different definition");
+  assert_ptr_equal(opr_find_op("ZeroOut"), before);
+  /* Refused libraries left nothing behind: loading them again gives the
+   * same answers. */
+  expect_code(opr_load_library(OPLIB_CONFLICT, NULL), OPR_ABORTED,
+              "op 'ZeroOut'");
+  expect_code(opr_load_library(OPLIB_BAD_ABI, NULL), OPR_FAILED_PRECONDITION,
+              "ABI version 999");
+}
+
+static void an_identical_op_is_shared(void **state) {
+  (void)state;
+  const opr_op_def *add_one = opr_find_op("AddOne");
+  opr_library *lib = NULL;
+  expect_ok(opr_load_library(OPLIB_SHARED, &lib));
+  const opr_op_def *ops[1];
+  assert_int_equal(opr_library_ops(lib, ops, 1), 1);
+  assert_ptr_equal(ops[0], add_one); /* the host's table */
+  assert_ptr_equal(opr_find_op("AddOne"), add_one);
+  /* Its kernel joined the op, ahead of the shipped one. */
+  const int32_t x[4] = {1, 2, 3, 4}, want[4] = {101, 102, 103, 104};
+  opr_tensor *in = int32_matrix(x), *out = NULL;
+  expect_ok(run1("AddOne", in, &out));
+  assert_memory_equal(out->data, want, sizeof want);
+  opr_tensor_unref(out);
+  opr_tensor_unref(in);
+}
+
+static void bad_arguments_are_invalid(void **state) {
+  (void)state;
+  expect_code(opr_load_library(NULL, NULL), OPR_INVALID_ARGUMENT,
+              "the path is NULL");
+  expect_code(opr_load_library("", NULL), OPR_INVALID_ARGUMENT,
+              "the path is empty");
+}
+
+static int setup(void **state) {
+  (void)state;
+  opr_status s = opgen_shipped_register();
+  if (!s) s = opr_context_new(NULL, &ctx);
+  if (s) opr_status_free(s);
+  return s ? -1 : 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  opr_context_free(ctx);
+  return 0;
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(loads_and_runs_the_guide_zero_out),
+      cmocka_unit_test(the_library_kernel_is_listed),
+      cmocka_unit_test(loading_twice_is_already_exists),
+      cmocka_unit_test(a_missing_file_is_not_found),
+      cmocka_unit_test(a_file_that_is_no_library_is_invalid),
+      cmocka_unit_test(another_abi_version_fails_precondition),
+      cmocka_unit_test(another_hash_is_data_loss),
+      cmocka_unit_test(a_conflicting_op_aborts_the_load),
+      cmocka_unit_test(an_identical_op_is_shared),
+      cmocka_unit_test(bad_arguments_are_invalid),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
