@@ -44,7 +44,7 @@ static opr_status demo_add_n_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of AddN, from the shape statements of its spec. */
+/* The shape function of AddN: its spec's statements in C. */
 static opr_status demo_add_n_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -106,7 +106,7 @@ static opr_status demo_add_one_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of AddOne, from the shape statements of its spec. */
+/* The shape function of AddOne: its spec's statements in C. */
 static opr_status demo_add_one_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -175,7 +175,7 @@ static opr_status demo_example_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of Example, from the shape statements of its spec. */
+/* The shape function of Example: its spec's statements in C. */
 static opr_status demo_example_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -250,7 +250,7 @@ static opr_status demo_my_general_unary_op_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of MyGeneralUnaryOp, from the shape statements of its spec. */
+/* The shape function of MyGeneralUnaryOp: its spec's statements in C. */
 static opr_status demo_my_general_unary_op_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -407,7 +407,7 @@ static opr_status demo_string_to_number_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of StringToNumber, from the shape statements of its spec. */
+/* The shape function of StringToNumber: its spec's statements in C. */
 static opr_status demo_string_to_number_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -484,7 +484,7 @@ static opr_status demo_zero_out_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of ZeroOut, from the shape statements of its spec. */
+/* The shape function of ZeroOut: its spec's statements in C. */
 static opr_status demo_zero_out_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -553,7 +553,7 @@ static opr_status demo_zero_out_float_int32_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of ZeroOutFloatInt32, from the shape statements of its spec. */
+/* The shape function of ZeroOutFloatInt32: its spec's statements in C. */
 static opr_status demo_zero_out_float_int32_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -611,7 +611,7 @@ static opr_status demo_zero_out_int32_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of ZeroOutInt32, from the shape statements of its spec. */
+/* The shape function of ZeroOutInt32: its spec's statements in C. */
 static opr_status demo_zero_out_int32_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;
@@ -677,7 +677,7 @@ static opr_status demo_zero_out_real_number_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of ZeroOutRealNumber, from the shape statements of its spec. */
+/* The shape function of ZeroOutRealNumber: its spec's statements in C. */
 static opr_status demo_zero_out_real_number_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_shape sh0;

@@ -36,7 +36,7 @@ static opr_status guide_shapes_mat_mul_like_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of MatMulLike, from the shape statements of its spec. */
+/* The shape function of MatMulLike: its spec's statements in C. */
 static opr_status guide_shapes_mat_mul_like_shape(opr_infer_ctx *c) {
   opr_status s;
   int64_t d0, d1;
@@ -121,7 +121,7 @@ static opr_status guide_shapes_matrix_example_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/* The output shapes of MatrixExample, from the shape statements of its spec. */
+/* The shape function of MatrixExample: its spec's statements in C. */
 static opr_status guide_shapes_matrix_example_shape(opr_infer_ctx *c) {
   opr_status s;
   int64_t d0;

@@ -12,7 +12,7 @@
 /* Line width the calls are wrapped to. */
 enum { SHAPE_WIDTH = 80 };
 
-typedef struct shape_fn {
+typedef struct shape_gen {
   const og_c_file *f;
   const og_op *op;
   og_writer *w;                 /* the body */
@@ -26,7 +26,7 @@ typedef struct shape_fn {
   const char *pending_fn;
   const char **pending_args;
   size_t pending_n;
-} shape_fn;
+} shape_gen;
 
 /* ---- source text, for comments and messages ---- */
 
@@ -123,7 +123,7 @@ static void render(og_writer *t, const og_op *op, const og_sexpr *e,
   if (p < min) og_w_puts(t, ")");
 }
 
-static const char *source(const shape_fn *g, const og_sexpr *e) {
+static const char *source(const shape_gen *g, const og_sexpr *e) {
   og_writer t;
   og_writer_init(&t);
   render(&t, g->op, e, 0);
@@ -133,7 +133,7 @@ static const char *source(const shape_fn *g, const og_sexpr *e) {
 }
 
 /* A C string literal of `s`. */
-static const char *c_string(const shape_fn *g, const char *s) {
+static const char *c_string(const shape_gen *g, const char *s) {
   og_writer t;
   og_writer_init(&t);
   og_c_string(&t, s, strlen(s));
@@ -143,7 +143,7 @@ static const char *c_string(const shape_fn *g, const char *s) {
 }
 
 /* How messages name a shape operand: "'x'", "attr 's'", or its text. */
-static const char *shape_what(const shape_fn *g, const og_sexpr *e) {
+static const char *shape_what(const shape_gen *g, const og_sexpr *e) {
   if (e->kind == OG_SX_INPUT)
     return og_arena_printf(g->f->arena, "'%s'", g->op->inputs[e->index].name);
   if (e->kind == OG_SX_ATTR)
@@ -154,7 +154,7 @@ static const char *shape_what(const shape_fn *g, const og_sexpr *e) {
 
 /* The operands of merge, broadcast or same: "'a' and 'b'", "'a', 'b'
  * and 'c'". */
-static const char *operands_what(const shape_fn *g, const og_sexpr *e) {
+static const char *operands_what(const shape_gen *g, const og_sexpr *e) {
   const char *s = "";
   for (size_t i = 0; i < e->nargs; i++)
     s = og_arena_printf(g->f->arena, "%s%s%s", s,
@@ -178,7 +178,7 @@ static bool literal_dim(const og_sexpr *e, const char **text, og_arena *a) {
 }
 
 /* How a require message names a dim operand: NULL for a literal. */
-static const char *dim_what(const shape_fn *g, const og_sexpr *e) {
+static const char *dim_what(const shape_gen *g, const og_sexpr *e) {
   const char *lit;
   const char *in = e->index < g->op->ninputs ? g->op->inputs[e->index].name : "";
   if (literal_dim(e, &lit, g->f->arena)) return "NULL";
@@ -197,7 +197,7 @@ static const char *dim_what(const shape_fn *g, const og_sexpr *e) {
 
 /* `prefix fn(args...)suffix`, wrapped after commas past SHAPE_WIDTH with
  * the arguments aligned after the parenthesis. */
-static const char *format_call(const shape_fn *g, const char *prefix,
+static const char *format_call(const shape_gen *g, const char *prefix,
                                const char *fn, const char **args, size_t n,
                                const char *suffix) {
   og_writer t;
@@ -225,7 +225,7 @@ static const char *format_call(const shape_fn *g, const char *prefix,
 }
 
 /* Puts out the pending call as `if ((s = call)) return s;`. */
-static void flush(shape_fn *g) {
+static void flush(shape_gen *g) {
   if (!g->pending_fn) return;
   const char *text = format_call(g, "if ((s = ", g->pending_fn,
                                  g->pending_args, g->pending_n, "))");
@@ -243,7 +243,7 @@ static void flush(shape_fn *g) {
 }
 
 /* A helper call that returns a status; args end with NULL. */
-static void call(shape_fn *g, const char *fn, ...) {
+static void call(shape_gen *g, const char *fn, ...) {
   flush(g);
   va_list ap;
   size_t n = 0;
@@ -261,23 +261,23 @@ static void call(shape_fn *g, const char *fn, ...) {
 }
 
 /* A plain line of the body. */
-static void line(shape_fn *g, const char *text) {
+static void line(shape_gen *g, const char *text) {
   flush(g);
   og_w_line(g->w, "%s", text);
 }
 
-static const char *dim_temp(shape_fn *g) {
+static const char *dim_temp(shape_gen *g) {
   if (++g->nd > g->max_d) g->max_d = g->nd;
   return og_arena_printf(g->f->arena, "d%zu", g->nd - 1);
 }
 
-static const char *shape_temp(shape_fn *g) {
+static const char *shape_temp(shape_gen *g) {
   if (++g->nsh > g->max_sh) g->max_sh = g->nsh;
   return og_arena_printf(g->f->arena, "sh%zu", g->nsh - 1);
 }
 
 /* An array for the n dims of a list. */
-static const char *list_array(shape_fn *g, size_t n) {
+static const char *list_array(shape_gen *g, size_t n) {
   size_t slot = g->nl++;
   if (slot == g->list_cap) {
     size_t cap = g->list_cap ? g->list_cap * 2 : 4;
@@ -290,20 +290,20 @@ static const char *list_array(shape_fn *g, size_t n) {
   return og_arena_printf(g->f->arena, "l%zu", slot);
 }
 
-static const char *num(const shape_fn *g, long long v) {
+static const char *num(const shape_gen *g, long long v) {
   return og_arena_printf(g->f->arena, "%lld", v);
 }
 
-static const char *addr(const shape_fn *g, const char *lvalue) {
+static const char *addr(const shape_gen *g, const char *lvalue) {
   return og_arena_printf(g->f->arena, "&%s", lvalue);
 }
 
 /* ---- expressions ---- */
 
-static const char *eval_dim(shape_fn *g, const og_sexpr *e, const char *dest);
+static const char *eval_dim(shape_gen *g, const og_sexpr *e, const char *dest);
 
 /* Arithmetic: both sides, then the helper of the operator. */
-static const char *eval_arith(shape_fn *g, const og_sexpr *e,
+static const char *eval_arith(shape_gen *g, const og_sexpr *e,
                               const char *dest) {
   size_t mark = g->nd;
   const og_sexpr *lhs = e->kind == OG_SX_NEG ? NULL : &e->args[0];
@@ -319,7 +319,7 @@ static const char *eval_arith(shape_fn *g, const og_sexpr *e,
 
 /* Evaluates dim `e`; returns a C expression of its value. `dest`, when
  * given, is the lvalue the value goes to. */
-static const char *eval_dim(shape_fn *g, const og_sexpr *e, const char *dest) {
+static const char *eval_dim(shape_gen *g, const og_sexpr *e, const char *dest) {
   const char *lit;
   if (literal_dim(e, &lit, g->f->arena)) {
     if (!dest) return lit;
@@ -343,7 +343,7 @@ static const char *eval_dim(shape_fn *g, const og_sexpr *e, const char *dest) {
 
 /* The dims of a list: a literal array when every element is one, else
  * an array filled element by element. NULL for []. */
-static const char *eval_list(shape_fn *g, const og_sexpr *e) {
+static const char *eval_list(shape_gen *g, const og_sexpr *e) {
   if (e->nargs == 0) return "NULL";
   const char *lits = "";
   bool literal = true;
@@ -363,11 +363,11 @@ static const char *eval_list(shape_fn *g, const og_sexpr *e) {
   return array;
 }
 
-static const char *eval_shape(shape_fn *g, const og_sexpr *e);
+static const char *eval_shape(shape_gen *g, const og_sexpr *e);
 
 /* merge(...), broadcast(...) and same(...): the operands folded pairwise
  * into the first one's temporary. */
-static const char *eval_fold(shape_fn *g, const og_sexpr *e, const char *fn) {
+static const char *eval_fold(shape_gen *g, const og_sexpr *e, const char *fn) {
   const char *what = c_string(g, operands_what(g, e));
   const char *acc = eval_shape(g, &e->args[0]);
   if (strncmp(acc, "sh", 2) != 0) { /* a literal: fold into a temporary */
@@ -385,7 +385,7 @@ static const char *eval_fold(shape_fn *g, const og_sexpr *e, const char *fn) {
 }
 
 /* Evaluates shape `e`; returns a C expression of its value. */
-static const char *eval_shape(shape_fn *g, const og_sexpr *e) {
+static const char *eval_shape(shape_gen *g, const og_sexpr *e) {
   if (e->kind == OG_SX_UNKNOWN) return "opr_shape_unknown()";
   if (e->kind == OG_SX_LIST && e->nargs == 0) return "(opr_shape){0, NULL}";
   if (e->kind == OG_SX_MERGE) return eval_fold(g, e, "opr_infer_merge");
@@ -409,7 +409,7 @@ static const char *eval_shape(shape_fn *g, const og_sexpr *e) {
 
 /* ---- statements ---- */
 
-static void shape_statement(shape_fn *g, const og_shape_rule *r) {
+static void shape_statement(shape_gen *g, const og_shape_rule *r) {
   const og_sexpr *e = &r->expr;
   const char *out = num(g, (long long)r->output);
   if (e->kind == OG_SX_LIST) {
@@ -421,7 +421,7 @@ static void shape_statement(shape_fn *g, const og_shape_rule *r) {
   call(g, "opr_infer_set_output", out, eval_shape(g, e), NULL);
 }
 
-static void require_statement(shape_fn *g, const og_sexpr *e) {
+static void require_statement(shape_gen *g, const og_sexpr *e) {
   if (e->kind == OG_SX_SAME) {
     eval_fold(g, e, "opr_infer_merge");
     return;
@@ -441,7 +441,7 @@ static void require_statement(shape_fn *g, const og_sexpr *e) {
 }
 
 /* The statement as written in the spec, for its comment. */
-static const char *statement_text(const shape_fn *g, const og_shape_rule *r) {
+static const char *statement_text(const shape_gen *g, const og_shape_rule *r) {
   if (r->is_require)
     return og_arena_printf(g->f->arena, "require %s;", source(g, &r->expr));
   return og_arena_printf(g->f->arena, "shape %s = %s;",
@@ -449,7 +449,7 @@ static const char *statement_text(const shape_fn *g, const og_shape_rule *r) {
 }
 
 /* The body, statement by statement, into g->w. */
-static void body(shape_fn *g) {
+static void body(shape_gen *g) {
   for (size_t i = 0; i < g->op->nshape_rules; i++) {
     const og_shape_rule *r = &g->op->shape_rules[i];
     g->nd = g->nsh = g->nl = 0;
@@ -467,7 +467,7 @@ static void body(shape_fn *g) {
 }
 
 /* The temporaries the body uses. */
-static void declarations(og_writer *w, const shape_fn *g) {
+static void declarations(og_writer *w, const shape_gen *g) {
   if (g->checks) og_w_line(w, "opr_status s;");
   if (g->max_d) {
     og_w_puts(w, "int64_t");
@@ -500,7 +500,7 @@ void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op) {
   og_writer text;
   og_writer_init(&text);
   text.indent = 1;
-  shape_fn g = {.f = f, .op = op, .w = &text};
+  shape_gen g = {.f = f, .op = op, .w = &text};
   body(&g);
   og_c_comment(w, og_arena_printf(f->arena, "The shape function of %s: "
                                               "its spec's statements in C.",

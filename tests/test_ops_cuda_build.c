@@ -15,12 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define expect_ok(status)                                             \
-  do {                                                                \
-    opr_status st_ = (status);                                        \
-    if (st_) fail_msg("unexpected: %s", opr_status_message(st_));     \
-  } while (0)
-
 static void cuda_kernels_are_compiled_in(void **state) {
   (void)state;
 #ifndef OPGEN_WITH_CUDA

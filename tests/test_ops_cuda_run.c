@@ -80,9 +80,8 @@ static opr_tensor *paddings(opr_dtype dt, int rank, const int64_t *values) {
   return t;
 }
 
-/* Runs `op` with one tensor per input argument on the CPU and the GPU
- * and asserts equal results; returns the GPU's status when both fail
- * alike. */
+/* Runs `op` on the CPU and the GPU and asserts that both succeed with
+ * equal results. */
 static void same_on_both(const char *op, const opr_input *in, size_t nin,
                          const opr_named_attr *attrs, size_t nattrs) {
   opr_tensor *c = NULL, *g = NULL;
@@ -155,7 +154,8 @@ static void add_n_matches_the_cpu_across_batches(void **state) {
 
 static void zero_out_forms_match_the_cpu(void **state) {
   (void)state;
-  static const opr_dtype types[] = {DEMO_ZERO_OUT_REAL_NUMBER_T_TYPES(DTYPE_OF)};
+  static const opr_dtype types[] = {
+      DEMO_ZERO_OUT_REAL_NUMBER_T_TYPES(DTYPE_OF)};
   const int64_t dims[2] = {3, 4};
   for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
     opr_tensor *t = make(types[i], 2, dims, 1);

@@ -140,7 +140,7 @@ static const opr_type_constraint float_only[] = {{"T", BIT(FLOAT)}};
 static const opr_type_constraint double_only[] = {{"T", BIT(DOUBLE)}};
 /* Both arguments on the host: the kernel reads and writes them on a real
  * GPU too. */
-static const char *const zeroed_on_host[] = {"to_zero", "zeroed"};
+static const char *const zeroed_on_host[] = {"zeroed", "to_zero"};
 static const opr_kernel_def zero_out_generic = {
     .op = "ZeroOut", .device = OPR_DEVICE_CPU, .constraints = float_or_double,
     .nconstraints = 1, .priority = 0, .fn = zero_out_kernel,

@@ -12,10 +12,20 @@ opr_status opr_device_tensor_create(const char *who, opr_device_kind device,
                                     opr_dtype dtype, int rank,
                                     const int64_t *dims, opr_tensor **out);
 
-/* Runs a device kernel: copies the inputs that are not where the kernel
- * wants them (its device, or the host for host-memory arguments), runs
- * it on them, waits for the device and brings every output it left on
- * the device back to host memory. */
+/* Every input tensor of the call is in host memory (a CPU kernel can
+ * run on them as they are). */
+static inline bool opr_inputs_on_host(const opr_call *call) {
+  for (size_t a = 0; a < call->op->ninputs; a++)
+    for (size_t j = 0; j < call->inputs[a].count; j++)
+      if (call->inputs[a].tensors[j]->device != OPR_DEVICE_CPU) return false;
+  return true;
+}
+
+/* Runs a kernel through the device layer: a device kernel, or a CPU
+ * kernel given inputs that live on a device. Copies the inputs that are
+ * not where the kernel wants them (its device, or the host for
+ * host-memory arguments), runs it on them, waits for the device and
+ * brings every output it left on the device back to host memory. */
 opr_status opr_device_run(opr_kernel_ctx *k);
 
 /* Waits for the device's work and reports an error it raised, naming

@@ -90,8 +90,11 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
   opr_kernel_ctx k = {ctx, call, &r->def, ctx->device, false};
   /* Shape inference: validates the input shapes, pre-allocates outputs. */
   opr_status s = opr_infer_for_call(&k);
-  /* Device kernels run through the device layer (copies around them). */
-  if (!s) s = k.device == OPR_DEVICE_CPU ? r->def.fn(&k) : opr_device_run(&k);
+  /* Device kernels, and device tensors, go through the device layer. */
+  if (!s)
+    s = k.device == OPR_DEVICE_CPU && opr_inputs_on_host(call)
+            ? r->def.fn(&k)
+            : opr_device_run(&k);
   if (!s) s = check_filled(call);
   if (s) release_outputs(call);
   return s;

@@ -1,0 +1,61 @@
+# test_oplib_installed: opgen_add_op_library and opgen_enable_op_libraries
+# from the installed package.
+#
+#   cmake -DOPGEN_BUILD_DIR=<opgen build> -DOPLIB_DIR=<tests/oplib>
+#         -DWORK_DIR=<scratch> -DGENERATOR=<gen> [-DMAKE_PROGRAM=<prog>]
+#         [-DC_COMPILER=<cc>] [-DBUILD_TYPE=<type>] -P installed_test.cmake
+#
+# Installs the build to a temporary prefix, configures tests/oplib/consumer
+# against it, builds the op library and its host program, and runs the
+# host (which loads the library and runs its op). The temporary directory
+# goes whatever the outcome (unless OPGEN_KEEP_TEST_DIRS is set).
+foreach(var OPGEN_BUILD_DIR OPLIB_DIR WORK_DIR GENERATOR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "installed_test: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT BUILD_TYPE)
+  set(BUILD_TYPE RelWithDebInfo)
+endif()
+
+string(RANDOM LENGTH 8 run_id)
+set(tmp "${WORK_DIR}/run-${run_id}")
+file(REMOVE_RECURSE "${tmp}")
+file(MAKE_DIRECTORY "${tmp}")
+
+function(step name)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
+      file(REMOVE_RECURSE "${tmp}")
+    endif()
+    message(FATAL_ERROR "test_oplib_installed: ${name} failed (${rc}):\n"
+      "  ${ARGN}\n${out}")
+  endif()
+  message(STATUS "${name}: ok\n${out}")
+endfunction()
+
+step("install" ${CMAKE_COMMAND} --install "${OPGEN_BUILD_DIR}"
+  --prefix "${tmp}/prefix" --config "${BUILD_TYPE}")
+set(args -S "${OPLIB_DIR}/consumer" -B "${tmp}/build" -G "${GENERATOR}"
+  "-DCMAKE_PREFIX_PATH=${tmp}/prefix" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
+  "-DOPLIB_DIR=${OPLIB_DIR}"
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+  -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+if(C_COMPILER)
+  list(APPEND args "-DCMAKE_C_COMPILER=${C_COMPILER}")
+endif()
+if(MAKE_PROGRAM)
+  list(APPEND args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+endif()
+step("configure" ${CMAKE_COMMAND} ${args})
+step("build" ${CMAKE_COMMAND} --build "${tmp}/build" --config "${BUILD_TYPE}")
+set(host "${tmp}/build/host")
+if(NOT EXISTS "${host}")
+  set(host "${tmp}/build/${BUILD_TYPE}/host")
+endif()
+step("run the host" "${host}")
+if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
+  file(REMOVE_RECURSE "${tmp}")
+endif()
