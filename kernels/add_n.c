@@ -60,8 +60,9 @@ static opr_status add_n_run(opr_kernel_ctx *k, size_t size,
   const opr_tensor *first = demo_add_n_input_inputs(k, 0);
   for (size_t i = 1; i < n; i++) {
     const opr_tensor *t = demo_add_n_input_inputs(k, i);
+    size_t dims_size = (size_t)t->rank * sizeof *t->dims;
     if (t->rank != first->rank ||
-        (t->rank > 0 && memcmp(t->dims, first->dims, (size_t)t->rank * sizeof *t->dims)))
+        (t->rank > 0 && memcmp(t->dims, first->dims, dims_size) != 0))
       return shape_mismatch(k, i);
   }
   opr_tensor *out;
@@ -72,7 +73,8 @@ static opr_status add_n_run(opr_kernel_ctx *k, size_t size,
   return OPR_OK;
 }
 
-#define ADD_N_KERNEL_NUMBERS(ID, CT) KERN_UNLESS_VARIANT(ID)(ADD_N_KERNEL(ID, CT))
+#define ADD_N_KERNEL_NUMBERS(ID, CT) \
+  KERN_UNLESS_VARIANT(ID)(ADD_N_KERNEL(ID, CT))
 DEMO_ADD_N_T_TYPES(ADD_N_KERNEL_NUMBERS)
 #undef ADD_N_KERNEL_NUMBERS
 #undef ADD_N_KERNEL

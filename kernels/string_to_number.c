@@ -4,7 +4,9 @@
  * call fails naming the element. Independent of the host's locale:
  * int32 is parsed here, float by strtof in the C locale of this thread
  * only (uselocale). */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* newlocale, uselocale */
+#endif
 
 #include "kernels.h"
 

@@ -101,42 +101,60 @@ typedef struct kt_val {
   double re, im;
 } kt_val;
 
+/* Integers: the element's bytes, little-endian, sign-extended. */
+static inline uint64_t kt_get_bits(opr_dtype dt, const unsigned char *p) {
+  size_t n = opr_dtype_size(dt);
+  uint64_t u = 0;
+  for (size_t b = 0; b < n; b++) u |= (uint64_t)p[b] << (8 * b);
+  if (kt_kind_of(dt) == KT_SIGNED && n < 8 && (u >> (8 * n - 1)) & 1)
+    u |= ~UINT64_C(0) << (8 * n);
+  return u;
+}
+
 static inline kt_val kt_get(const opr_tensor *t, int64_t i) {
-  const char *p = (const char *)t->data + (size_t)i * opr_dtype_size(t->dtype);
+  const void *p =
+      (const char *)t->data + (size_t)i * opr_dtype_size(t->dtype);
   kt_val v = {0, 0, 0};
   switch (t->dtype) {
-  case OPR_DT_FLOAT: { float f; memcpy(&f, p, 4); v.re = f; break; }
-  case OPR_DT_DOUBLE: memcpy(&v.re, p, 8); break;
-  case OPR_DT_HALF: { opr_half h; memcpy(&h, p, 2); v.re = opr_half_to_float(h); break; }
-  case OPR_DT_BFLOAT16: { opr_bfloat16 b; memcpy(&b, p, 2); v.re = opr_bfloat16_to_float(b); break; }
-  case OPR_DT_COMPLEX64: { float c[2]; memcpy(c, p, 8); v.re = c[0]; v.im = c[1]; break; }
-  case OPR_DT_COMPLEX128: { double c[2]; memcpy(c, p, 16); v.re = c[0]; v.im = c[1]; break; }
-  default: {
-    size_t n = opr_dtype_size(t->dtype);
-    uint64_t u = 0;
-    for (size_t b = 0; b < n; b++) u |= (uint64_t)(unsigned char)p[b] << (8 * b);
-    if (kt_kind_of(t->dtype) == KT_SIGNED && n < 8 && (u >> (8 * n - 1)) & 1)
-      u |= ~UINT64_C(0) << (8 * n); /* sign-extend */
-    v.bits = u;
-  }
+  case OPR_DT_FLOAT: v.re = *(const float *)p; break;
+  case OPR_DT_DOUBLE: v.re = *(const double *)p; break;
+  case OPR_DT_HALF: v.re = opr_half_to_float(*(const opr_half *)p); break;
+  case OPR_DT_BFLOAT16:
+    v.re = opr_bfloat16_to_float(*(const opr_bfloat16 *)p);
+    break;
+  case OPR_DT_COMPLEX64:
+    v.re = ((const opr_complex64 *)p)->re;
+    v.im = ((const opr_complex64 *)p)->im;
+    break;
+  case OPR_DT_COMPLEX128:
+    v.re = ((const opr_complex128 *)p)->re;
+    v.im = ((const opr_complex128 *)p)->im;
+    break;
+  default: v.bits = kt_get_bits(t->dtype, p); break;
   }
   return v;
 }
 
 /* Stores v, integers cut to the element's width (wrapping). */
 static inline void kt_set(opr_tensor *t, int64_t i, kt_val v) {
-  char *p = (char *)t->data + (size_t)i * opr_dtype_size(t->dtype);
+  void *p = (char *)t->data + (size_t)i * opr_dtype_size(t->dtype);
   switch (t->dtype) {
-  case OPR_DT_FLOAT: { float f = (float)v.re; memcpy(p, &f, 4); break; }
-  case OPR_DT_DOUBLE: memcpy(p, &v.re, 8); break;
-  case OPR_DT_HALF: { opr_half h = opr_half_from_float((float)v.re); memcpy(p, &h, 2); break; }
-  case OPR_DT_BFLOAT16: { opr_bfloat16 b = opr_bfloat16_from_float((float)v.re); memcpy(p, &b, 2); break; }
-  case OPR_DT_COMPLEX64: { float c[2] = {(float)v.re, (float)v.im}; memcpy(p, c, 8); break; }
-  case OPR_DT_COMPLEX128: { double c[2] = {v.re, v.im}; memcpy(p, c, 16); break; }
-  case OPR_DT_BOOL: { bool b = v.bits != 0; memcpy(p, &b, sizeof b); break; }
+  case OPR_DT_FLOAT: *(float *)p = (float)v.re; break;
+  case OPR_DT_DOUBLE: *(double *)p = v.re; break;
+  case OPR_DT_HALF: *(opr_half *)p = opr_half_from_float((float)v.re); break;
+  case OPR_DT_BFLOAT16:
+    *(opr_bfloat16 *)p = opr_bfloat16_from_float((float)v.re);
+    break;
+  case OPR_DT_COMPLEX64:
+    *(opr_complex64 *)p = (opr_complex64){(float)v.re, (float)v.im};
+    break;
+  case OPR_DT_COMPLEX128:
+    *(opr_complex128 *)p = (opr_complex128){v.re, v.im};
+    break;
+  case OPR_DT_BOOL: *(bool *)p = v.bits != 0; break;
   default:
     for (size_t b = 0; b < opr_dtype_size(t->dtype); b++)
-      p[b] = (char)(unsigned char)(v.bits >> (8 * b));
+      ((unsigned char *)p)[b] = (unsigned char)(v.bits >> (8 * b));
   }
 }
 
@@ -150,7 +168,8 @@ static inline kt_val kt_pattern(opr_dtype dt, int64_t i) {
   v.bits = dt == OPR_DT_BOOL ? (h >> 61) & 1 : h ^ (h >> 29);
   v.re = ((double)(int64_t)(h % 2001) - 1000.0) / 8.0;
   v.im = -((double)(int64_t)((h >> 20) % 2001) - 1000.0) / 8.0;
-  if (i % 97 == 5) v.re = dt == OPR_DT_FLOAT || dt == OPR_DT_DOUBLE ? 1e30 : 60000;
+  bool wide = dt == OPR_DT_FLOAT || dt == OPR_DT_DOUBLE;
+  if (i % 97 == 5) v.re = wide ? 1e30 : 60000;
   return v;
 }
 

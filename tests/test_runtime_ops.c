@@ -128,6 +128,7 @@ static opr_status zero_out_kernel(opr_kernel_ctx *k) {
   if (keep == 99) return opr_error(OPR_INTERNAL, "ZeroOut: kernel failed");
   if (keep == 97) return opr_kernel_alloc_output(k, 0, 0, 0, NULL, &out);
   size_t es = opr_dtype_size(in->dtype);
+  memset(out->data, 0, out->nbytes); /* outputs come uncleared */
   if (keep < in->num_elements)
     memcpy((char *)out->data + keep * (int64_t)es,
            (const char *)in->data + keep * (int64_t)es, es);
@@ -188,6 +189,7 @@ static opr_status add_n_kernel(opr_kernel_ctx *k) {
   opr_tensor *out;
   opr_status s = opr_kernel_alloc_output(k, 0, 0, in->tensors[0]->rank,
                                          in->tensors[0]->dims, &out);
+  if (!s) memset(out->data, 0, out->nbytes); /* outputs come uncleared */
   for (size_t i = 0; !s && i < in->count; i++)
     for (int64_t j = 0; j < out->num_elements; j++)
       ((float *)out->data)[j] += ((const float *)in->tensors[i]->data)[j];

@@ -111,6 +111,12 @@ static inline size_t opr_first_bad_output(const opr_call *call) {
 /* A new zero-filled host tensor; `who` starts the messages. */
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out);
+/* The same, without clearing the data (except strings): for kernel
+ * outputs, which the kernel writes in full; zeroing them would cost a
+ * whole extra pass over memory. */
+opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
+                                    int rank, const int64_t *dims,
+                                    opr_tensor **out);
 /* The same checks, and a header with no data (data NULL, nbytes set),
  * for memory held elsewhere (a device): the caller sets device, data
  * and release. */

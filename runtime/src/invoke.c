@@ -167,8 +167,8 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
   opr_status s = k->device != OPR_DEVICE_CPU && !host_memory_output(k, arg)
                      ? opr_device_tensor_create("opr_tensor_new", k->device,
                                                 dtype, rank, dims, slot)
-                     : opr_tensor_create("opr_tensor_new", dtype, rank, dims,
-                                         slot);
+                     : opr_tensor_create_output("opr_tensor_new", dtype, rank,
+                                                dims, slot);
   if (s) return output_error(op, arg, s);
   if (out) *out = *slot;
   return OPR_OK;

@@ -102,9 +102,10 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
 }
 
 /* A tensor whose data follows its header (host), or a header only
- * (`host` false: the caller sets data and release). */
+ * (`host` false: the caller sets data and release). `zero` clears the
+ * data; string data is always cleared (its elements own pointers). */
 static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
-                               const int64_t *dims, bool host,
+                               const int64_t *dims, bool host, bool zero,
                                opr_tensor **out) {
   int64_t count = 0;
   size_t nbytes = 0;
@@ -118,7 +119,7 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
                            "allocating %zu bytes", who, head + data);
   memset(t, 0, sizeof *t);
-  memset((char *)t + head, 0, data);
+  if (zero || dtype == OPR_DT_STRING) memset((char *)t + head, 0, data);
   int64_t *d = t->dims_inline;
   if (rank > OPR_INLINE_DIMS) {
     d = t->dims_heap = malloc((size_t)rank * sizeof *d);
@@ -142,13 +143,19 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
 
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, true, out);
+  return tensor_alloc(who, dtype, rank, dims, true, true, out);
+}
+
+opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
+                                    int rank, const int64_t *dims,
+                                    opr_tensor **out) {
+  return tensor_alloc(who, dtype, rank, dims, true, false, out);
 }
 
 opr_status opr_tensor_create_shell(const char *who, opr_dtype dtype,
                                    int rank, const int64_t *dims,
                                    opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, false, out);
+  return tensor_alloc(who, dtype, rank, dims, false, false, out);
 }
 
 opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,

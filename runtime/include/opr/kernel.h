@@ -56,7 +56,10 @@ size_t opr_list_kernels(const opr_op_def *op, const opr_kernel_def **out,
  * arguments). The call owns it once allocated. Where the runtime
  * allocated the outputs from their inferred shapes before the kernel
  * ran, this returns that tensor when `rank` and `dims` are the inferred
- * shape, and fails with INTERNAL when they differ. */
+ * shape, and fails with INTERNAL when they differ. The data is not
+ * cleared (strings excepted): the kernel writes every element, as
+ * TensorFlow's allocate_output expects, and no pass over memory is
+ * wasted. */
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out);

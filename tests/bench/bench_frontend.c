@@ -1,0 +1,100 @@
+/* Section 1: the opgen command line, end to end, on every TensorFlow op:
+ * wall time of whole runs (process start, read, parse, validate, emit,
+ * write), median of several. */
+#include "bench_sections.h"
+#include "bench_util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { CORPUS_OPS = 1256 };
+
+/* Runs argv silently; returns its wall time in seconds, or -1. */
+static double timed_run(char *const argv[]) {
+  double start = bench_now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  int status;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0) return -1;
+  double t = bench_now() - start;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+}
+
+static void sibling_path(const char *name, char *out, size_t n) {
+  char self[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[len > 0 ? len : 0] = '\0';
+  char *slash = strrchr(self, '/');
+  if (slash) *slash = '\0';
+  snprintf(out, n, "%s/%s", slash ? self : ".", name);
+}
+
+/* Median over `reps` runs; `fresh` (may be NULL) is run before each one,
+ * untimed, e.g. to remove previous output. */
+static double median_run(char *const argv[], const char *fresh, int reps) {
+  double samples[32];
+  for (int i = 0; i < reps; i++) {
+    if (fresh && system(fresh) != 0) return -1;
+    samples[i] = timed_run(argv);
+    if (samples[i] < 0) return -1;
+  }
+  return bench_median(samples, reps);
+}
+
+static void row(const char *what, double seconds, double goal_ms) {
+  if (seconds < 0) {
+    printf("  %-34s %10s\n", what, "failed");
+    return;
+  }
+  double ms = seconds * 1e3;
+  printf("  %-34s %8.1f ms %9.0f ops/s", what, ms, CORPUS_OPS / seconds);
+  if (goal_ms > 0) printf("   goal <= %.0f ms: %.2fx of goal", goal_ms, ms / goal_ms);
+  printf("\n");
+}
+
+int bench_frontend(bool quick) {
+  const char *dir_env = getenv("OPGEN_CORPUS_DIR");
+  char corpus[PATH_MAX], opgen[PATH_MAX], tmp[] = "/tmp/opgen_bench_XXXXXX";
+  snprintf(corpus, sizeof corpus, "%s/tf-ops.pbtxt",
+           dir_env ? dir_env : "../shared/corpus");
+  sibling_path("opgen", opgen, sizeof opgen);
+  printf("1. opgen on the TensorFlow corpus (%d ops), whole runs\n", CORPUS_OPS);
+  if (access(corpus, R_OK) != 0 || !mkdtemp(tmp)) {
+    printf("  skipped: no corpus at %s (set OPGEN_CORPUS_DIR)\n\n", corpus);
+    return 0;
+  }
+  char spec[PATH_MAX], gen[PATH_MAX], base[PATH_MAX], fresh[PATH_MAX + 16];
+  snprintf(spec, sizeof spec, "%s/tf_ops.op", tmp);
+  snprintf(gen, sizeof gen, "%s/gen", tmp);
+  snprintf(base, sizeof base, "%s/baseline.json", tmp);
+  snprintf(fresh, sizeof fresh, "rm -rf '%s'", gen);
+  int reps = quick ? 3 : 11, failures = 0;
+  char *import_argv[] = {opgen, "import-tf", corpus, "-o", tmp, NULL};
+  char *dump_argv[] = {opgen, "dump", "-o", base, spec, NULL};
+  if (timed_run(import_argv) < 0 || timed_run(dump_argv) < 0) {
+    printf("  failed: opgen import-tf / dump\n\n");
+    return 1;
+  }
+  char *check_argv[] = {opgen, "check", spec, NULL};
+  char *gen_argv[] = {opgen, "gen", "-o", gen, spec, NULL};
+  char *compat_argv[] = {opgen, "compat", "--baseline", base, spec, NULL};
+  double check = median_run(check_argv, NULL, reps);
+  double both = median_run(gen_argv, fresh, reps);
+  double compat = median_run(compat_argv, NULL, reps);
+  row("check", check, 0);
+  row("check + gen (gen does both)", both, 100);
+  row("compat against its own baseline", compat, 0);
+  failures += (check < 0) + (both < 0) + (compat < 0);
+  snprintf(fresh, sizeof fresh, "rm -rf '%s'", tmp);
+  if (system(fresh) != 0) failures++;
+  printf("\n");
+  return failures;
+}
