@@ -4,6 +4,7 @@
 #include "bench_sections.h"
 #include "bench_util.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,11 +15,13 @@ enum { CORPUS_OPS = 1256 };
 
 /* Runs argv silently; returns its wall time in seconds, or -1. */
 static double timed_run(char *const argv[]) {
+  fflush(stdout); /* or the child inherits and repeats buffered output */
   double start = bench_now();
   pid_t pid = fork();
   if (pid == 0) {
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
     execv(argv[0], argv);
     _exit(127);
   }
@@ -34,7 +37,8 @@ static void sibling_path(const char *name, char *out, size_t n) {
   self[len > 0 ? len : 0] = '\0';
   char *slash = strrchr(self, '/');
   if (slash) *slash = '\0';
-  snprintf(out, n, "%s/%s", slash ? self : ".", name);
+  int len2 = snprintf(out, n, "%s/%s", slash ? self : ".", name);
+  if (len2 < 0 || (size_t)len2 >= n) out[0] = '\0'; /* too long: fails later */
 }
 
 /* Median over `reps` runs; `fresh` (may be NULL) is run before each one,
