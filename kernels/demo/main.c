@@ -256,11 +256,40 @@ static bool run_errors(opr_context *ctx) {
 
 /* ---- op libraries ---- */
 
+/* The example op library, built beside the demo (zero_out_lib.so): load
+ * it the way TensorFlow loads a custom op library, list what it adds, run
+ * its op by name. */
 static bool run_op_library(opr_context *ctx) {
-  (void)ctx;
-  /* OP LIBRARY: load the example op library (issue 4, section 4) here,
-   * list the ops it adds and run its ZeroOut. */
-  return true;
+  printf("\nOp library %s:\n", OPGEN_DEMO_LIBRARY);
+  opr_library *lib = NULL;
+  opr_status s = opr_load_library(OPGEN_DEMO_LIBRARY, &lib);
+  if (s) {
+    printf("  load failed: %s\n", opr_status_message(s));
+    opr_status_free(s);
+    return false;
+  }
+  const opr_op_def *ops[8];
+  size_t n = opr_library_ops(lib, ops, 8);
+  printf("  loaded '%s' (op hash %016llx): %zu op%s:", opr_library_name(lib),
+         (unsigned long long)opr_library_def_hash(lib), n, n == 1 ? "" : "s");
+  for (size_t i = 0; i < n && i < 8; i++) printf(" %s", ops[i]->name);
+  printf("\n");
+  static const int32_t v[] = {1, 2, 3, 4};
+  static const int64_t dims[] = {2, 2};
+  opr_tensor *in = tensor(OPR_DT_INT32, 2, dims, v, sizeof v), *out = NULL;
+  const opr_tensor *ins[1] = {in};
+  const opr_input inputs[1] = {{ins, 1}};
+  size_t nout = 0;
+  bool ok = show("LibZeroOut(x) by name",
+                 opr_execute(ctx, "LibZeroOut", inputs, 1, NULL, 0, &out, 1,
+                             &nout),
+                 &out);
+  s = opr_load_library(OPGEN_DEMO_LIBRARY, &lib);
+  printf("  loading it again: %s\n", s ? opr_status_message(s) : "no error?");
+  ok &= s != NULL;
+  opr_status_free(s);
+  opr_tensor_unref(in);
+  return ok;
 }
 
 int main(void) {

@@ -2,6 +2,7 @@
 # from the installed package.
 #
 #   cmake -DOPGEN_BUILD_DIR=<opgen build> -DOPLIB_DIR=<tests/oplib>
+#         -DZERO_OUT_DIR=<kernels/demo>
 #         -DWORK_DIR=<scratch> -DGENERATOR=<gen> [-DMAKE_PROGRAM=<prog>]
 #         [-DC_COMPILER=<cc>] [-DBUILD_TYPE=<type>] -P installed_test.cmake
 #
@@ -9,7 +10,7 @@
 # against it, builds the op library and its host program, and runs the
 # host (which loads the library and runs its op). The temporary directory
 # goes whatever the outcome (unless OPGEN_KEEP_TEST_DIRS is set).
-foreach(var OPGEN_BUILD_DIR OPLIB_DIR WORK_DIR GENERATOR)
+foreach(var OPGEN_BUILD_DIR OPLIB_DIR ZERO_OUT_DIR WORK_DIR GENERATOR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "installed_test: -D${var}=... is required")
   endif()
@@ -40,7 +41,7 @@ step("install" ${CMAKE_COMMAND} --install "${OPGEN_BUILD_DIR}"
   --prefix "${tmp}/prefix" --config "${BUILD_TYPE}")
 set(args -S "${OPLIB_DIR}/consumer" -B "${tmp}/build" -G "${GENERATOR}"
   "-DCMAKE_PREFIX_PATH=${tmp}/prefix" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
-  "-DOPLIB_DIR=${OPLIB_DIR}"
+  "-DOPLIB_DIR=${ZERO_OUT_DIR}"
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
   -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
 if(C_COMPILER)

@@ -1,6 +1,7 @@
 /* The CPU kernel of LibZeroOut, as the guide writes ZeroOut's Compute:
  * the output is all zeros but the first element, copied from the input.
- * Built into the op libraries of tests/oplib/. */
+ * Built into the example op library zero_out_lib (and the variants of it
+ * that tests/oplib/ builds). */
 #include "zero_out_kernels.h"
 
 opr_status zero_out_lib_register_kernels(void);
