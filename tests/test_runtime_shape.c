@@ -23,11 +23,15 @@ static void expect_status(opr_status s, opr_code code, const char *msg) {
   opr_status_free(s);
 }
 
-#define expect_ok(status)                                             \
-  do {                                                                \
-    opr_status st_ = (status);                                        \
-    if (st_) fail_msg("unexpected: %s", opr_status_message(st_));     \
-  } while (0)
+/* A function, not a block: a SHAPE(...) literal in the argument must live
+ * as long as the caller's block, since results may point into it. */
+static void expect_ok_at(opr_status st, const char *file, int line) {
+  if (!st) return;
+  print_error("unexpected: %s\n", opr_status_message(st));
+  opr_status_free(st);
+  _fail(file, line);
+}
+#define expect_ok(status) expect_ok_at((status), __FILE__, __LINE__)
 
 /* Asserts the text of a shape ("[2, ?]", "?"). */
 static void expect_shape(opr_shape s, const char *want) {
