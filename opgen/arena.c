@@ -1,5 +1,7 @@
 #include "arena.h"
 
+#include "format.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,15 +97,18 @@ char *og_arena_strdup(og_arena *arena, const char *s) {
   return og_arena_strndup(arena, s, strlen(s));
 }
 
+/* Formats once into a stack buffer, which holds nearly every name. */
 char *og_arena_printf(og_arena *arena, const char *fmt, ...) {
+  char small[256];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = og_vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
   if (n < 0) n = 0;
+  if ((size_t)n < sizeof small) return og_arena_strndup(arena, small, (size_t)n);
   char *p = og_arena_alloc(arena, (size_t)n + 1);
   va_start(ap, fmt);
-  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  og_vsnprintf(p, (size_t)n + 1, fmt, ap);
   va_end(ap);
   return p;
 }

@@ -29,12 +29,11 @@ int og_cli_compile(char **files, int nfiles, og_model **model) {
   uint32_t *indexes = og_xmalloc((size_t)nfiles * sizeof *indexes);
   int status = OG_EXIT_OK;
   for (int i = 0; i < nfiles && status == OG_EXIT_OK; i++) {
-    if (files[i][0] == '-' && files[i][1])
-      status = og_cli_fail("unknown option '%s'", files[i]);
-    int idx = status ? -1 : og_sources_load(&sources, files[i]);
-    if (!status && idx < 0)
+    int idx = og_sources_load(&sources, files[i]);
+    if (idx < 0)
       status = og_cli_fail("cannot read '%s': %s", files[i], strerror(errno));
-    if (idx >= 0) indexes[i] = (uint32_t)idx;
+    else
+      indexes[i] = (uint32_t)idx;
   }
   if (status == OG_EXIT_OK) {
     og_diag_printer printer = {stderr, &sources};
@@ -52,27 +51,96 @@ int og_cli_compile(char **files, int nfiles, og_model **model) {
   return status;
 }
 
+/* The arguments of check, dump and gen. */
+typedef struct verb_args {
+  const char *verb, *usage;
+  const char *out_kind; /* "file", "directory", or NULL: no -o */
+  const char *out;
+  char **files; /* points into argv: the arguments after the options */
+  int nfiles;
+} verb_args;
+
+/* "opgen: error: ..." and the verb's usage line on stderr. */
+static int __attribute__((format(printf, 2, 3)))
+verb_usage_error(const verb_args *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("opgen: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nusage: %s\n", a->usage);
+  return OG_EXIT_USAGE;
+}
+
+/* Sets a->out from `value` (the argument of -o). */
+static int take_output(verb_args *a, const char *value) {
+  if (a->out)
+    return verb_usage_error(a, "more than one output %s ('%s' and '%s')",
+                            a->out_kind, a->out, value);
+  if (!*value) return verb_usage_error(a, "empty output %s name", a->out_kind);
+  a->out = value;
+  return OG_EXIT_OK;
+}
+
+/* Options anywhere among the files: -o PATH, -oPATH, --output PATH,
+ * --output=PATH (dump and gen); -h, --help; `--` ends the options ("-"
+ * alone is a file name). Files keep their order. 0: run; -1: help
+ * printed; else the exit status. */
+static int parse_verb_args(int argc, char **argv, verb_args *a) {
+  a->files = argv + 1;
+  a->nfiles = 0;
+  bool only_files = false;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    int rc = OG_EXIT_OK;
+    if (only_files || arg[0] != '-' || arg[1] == '\0') {
+      a->files[a->nfiles++] = argv[i]; /* never ahead of i */
+    } else if (strcmp(arg, "--") == 0) {
+      only_files = true;
+    } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      printf("usage: %s\n", a->usage);
+      return -1;
+    } else if (a->out_kind &&
+               (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
+      if (i + 1 == argc)
+        return verb_usage_error(a, "option '%s' needs a %s", arg,
+                                a->out_kind);
+      rc = take_output(a, argv[++i]);
+    } else if (a->out_kind && strncmp(arg, "--output=", 9) == 0) {
+      rc = take_output(a, arg + 9);
+    } else if (a->out_kind && strncmp(arg, "-o", 2) == 0) {
+      rc = take_output(a, arg + 2);
+    } else {
+      return verb_usage_error(a, "unknown option '%s' for %s", arg, a->verb);
+    }
+    if (rc) return rc;
+  }
+  return OG_EXIT_OK;
+}
+
 int og_cmd_check(int argc, char **argv) {
+  verb_args a = {"check", "opgen check FILES...", NULL, NULL, NULL, 0};
+  int status = parse_verb_args(argc, argv, &a);
+  if (status) return status < 0 ? OG_EXIT_OK : status;
   og_model *m;
-  int status = og_cli_compile(argv + 1, argc - 1, &m);
+  status = og_cli_compile(a.files, a.nfiles, &m);
   og_model_free(m);
   return status;
 }
 
 /* opgen dump [-o FILE] FILES... */
 int og_cmd_dump(int argc, char **argv) {
-  const char *out = NULL;
-  int first = 1;
-  if (argc > 2 && strcmp(argv[1], "-o") == 0) {
-    out = argv[2];
-    first = 3;
-  }
+  verb_args a = {"dump", "opgen dump [-o FILE] FILES...", "file", NULL, NULL,
+                 0};
+  int status = parse_verb_args(argc, argv, &a);
+  if (status) return status < 0 ? OG_EXIT_OK : status;
   og_model *m;
-  int status = og_cli_compile(argv + first, argc - first, &m);
+  status = og_cli_compile(a.files, a.nfiles, &m);
   if (status != OG_EXIT_OK) return status;
   og_writer w;
   og_writer_init(&w);
   og_dump_json(m, &w);
+  const char *out = a.out;
   if (out ? !og_write_file_atomic(out, w.buf, w.len)
           : fwrite(w.buf, 1, w.len, stdout) != w.len || fflush(stdout) != 0)
     status = og_cli_fail("cannot write '%s': %s", out ? out : "<stdout>",
@@ -84,24 +152,15 @@ int og_cmd_dump(int argc, char **argv) {
 
 /* opgen gen -o DIR FILES... */
 int og_cmd_gen(int argc, char **argv) {
-  const char *dir = NULL;
-  int first = 1;
-  while (first < argc && argv[first][0] == '-' && argv[first][1]) {
-    if (strcmp(argv[first], "-o") == 0 && first + 1 < argc) {
-      dir = argv[first + 1];
-      first += 2;
-    } else if (strncmp(argv[first], "-o", 2) == 0) {
-      dir = argv[first++] + 2;
-    } else if (strcmp(argv[first], "--") == 0) {
-      first++;
-      break;
-    } else {
-      return og_cli_fail("unknown option '%s' for gen", argv[first]);
-    }
-  }
-  if (!dir || !dir[0]) return og_cli_fail("gen needs an output directory: -o DIR");
+  verb_args a = {"gen", "opgen gen -o DIR FILES...", "directory", NULL, NULL,
+                 0};
+  int status = parse_verb_args(argc, argv, &a);
+  if (status) return status < 0 ? OG_EXIT_OK : status;
+  const char *dir = a.out;
+  if (!dir)
+    return verb_usage_error(&a, "gen needs an output directory: -o DIR");
   og_model *m;
-  int status = og_cli_compile(argv + first, argc - first, &m);
+  status = og_cli_compile(a.files, a.nfiles, &m);
   if (status != OG_EXIT_OK) return status;
   og_diag_printer printer = {stderr, NULL};
   og_diag diag;
@@ -112,7 +171,9 @@ int og_cmd_gen(int argc, char **argv) {
   if (!og_emit_c(m, dir, &out, &diag))
     status = OG_EXIT_INVALID;
   else if (!og_outputs_commit(&out, dir, &failed))
-    status = og_cli_fail("cannot write '%s': %s", failed, strerror(errno));
+    status = og_cli_fail("cannot %s '%s': %s",
+                         failed == dir ? "create directory" : "write",
+                         failed, strerror(errno));
   og_outputs_free(&out);
   og_model_free(m);
   return status;

@@ -34,6 +34,7 @@ static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
     for (size_t i = 0; i < m->nops; i++)
       if (strcmp(m->ops[i]->pos.file, cf->path) == 0)
         cf->ops[cf->nops++] = m->ops[i];
+    og_c_cache_init(cf);
   }
   *out = files;
   return m->nfiles;

@@ -5,11 +5,59 @@
 #include "tf_import.h" /* og_tf_snake_case */
 #include "version.h"
 
+#include <stdint.h>
 #include <string.h>
 
-const char *og_c_op_name(const og_c_file *f, const og_op *op) {
+/* An open-addressing table from an op's address to its slot: its C name
+ * and, once asked for, its wrapper parameters. */
+typedef struct op_slot {
+  const og_op *op;
+  const char *name;
+  og_c_params params;
+  bool has_params;
+} op_slot;
+
+struct og_c_cache {
+  op_slot *slots;
+  size_t mask; /* slots: a power of two, at least twice the ops */
+};
+
+static size_t slot_hash(const og_op *op, size_t mask) {
+  uint64_t h = (uint64_t)(uintptr_t)op * 0x9E3779B97F4A7C15u; /* Fibonacci */
+  return (size_t)(h >> 32) & mask;
+}
+
+static op_slot *find_slot(const og_c_file *f, const og_op *op) {
+  const struct og_c_cache *c = f->cache;
+  if (!c) return NULL;
+  for (size_t i = slot_hash(op, c->mask);; i = (i + 1) & c->mask)
+    if (c->slots[i].op == op || !c->slots[i].op)
+      return c->slots[i].op ? &c->slots[i] : NULL;
+}
+
+static const char *compute_op_name(const og_c_file *f, const og_op *op) {
   return og_arena_printf(f->arena, "%s_%s", f->prefix,
                          og_tf_snake_case(f->arena, op->name));
+}
+
+void og_c_cache_init(og_c_file *f) {
+  struct og_c_cache *c = og_arena_alloc(f->arena, sizeof *c);
+  size_t n = 16;
+  while (n < 2 * f->nops) n *= 2;
+  c->slots = og_arena_array(f->arena, n, sizeof *c->slots);
+  c->mask = n - 1;
+  for (size_t k = 0; k < f->nops; k++) {
+    size_t i = slot_hash(f->ops[k], c->mask);
+    while (c->slots[i].op && c->slots[i].op != f->ops[k]) i = (i + 1) & c->mask;
+    c->slots[i].op = f->ops[k];
+    c->slots[i].name = compute_op_name(f, f->ops[k]);
+  }
+  f->cache = c;
+}
+
+const char *og_c_op_name(const og_c_file *f, const og_op *op) {
+  const op_slot *s = find_slot(f, op);
+  return s ? s->name : compute_op_name(f, op);
 }
 
 const char *og_c_upper(const og_c_file *f, const char *s) {
@@ -30,8 +78,11 @@ static const char *const reserved[] = {
 };
 
 const char *og_c_ident(const og_c_file *f, const char *name) {
+  size_t len = 0;
+  while (len < 9 && name[len]) len++;
+  if (len > 8) return name; /* longer than any reserved word */
   for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-    if (strcmp(name, reserved[i]) == 0)
+    if (name[0] == reserved[i][0] && strcmp(name, reserved[i]) == 0)
       return og_arena_printf(f->arena, "%s_", name);
   return name;
 }
@@ -172,7 +223,7 @@ void og_c_comment_text(og_writer *w, const char *p, size_t n) {
 
 static void doc_line(og_writer *w, size_t pad, const char *p, size_t n) {
   og_w_puts(w, n ? " * " : " *");
-  for (size_t i = 0; i < pad; i++) og_w_puts(w, " ");
+  og_w_spaces(w, pad);
   og_c_comment_text(w, p, n);
   og_w_newline(w);
 }
@@ -276,7 +327,16 @@ const char *og_c_list_elem(const og_c_file *f, const char *type) {
              : og_arena_printf(f->arena, "const %s", type);
 }
 
+static og_c_params compute_params(const og_c_file *f, const og_op *op);
+
 og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op) {
+  op_slot *s = find_slot(f, op);
+  if (!s) return compute_params(f, op);
+  if (!s->has_params) s->params = compute_params(f, op), s->has_params = true;
+  return s->params;
+}
+
+static og_c_params compute_params(const og_c_file *f, const og_op *op) {
   og_c_params p = {0};
   size_t cap = 0;
   add_param(f, &p, &cap, "opr_context *ctx", "ctx");
@@ -325,7 +385,7 @@ void og_c_signature(og_writer *w, const char *ret, const char *name,
   for (size_t i = 0; i < p->count; i++) {
     if (!one_line && (i || !aligned)) {
       og_w_puts(w, i ? ",\n" : "\n");
-      for (size_t c = 0; c < (aligned ? head : 4); c++) og_w_puts(w, " ");
+      og_w_spaces(w, aligned ? head : 4);
     } else if (i) {
       og_w_puts(w, ", ");
     }

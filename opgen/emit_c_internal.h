@@ -15,7 +15,13 @@ typedef struct og_c_file {
   const char *prefix;
   const og_op **ops;
   size_t nops;
+  struct og_c_cache *cache; /* per-op names, see og_c_cache_init */
 } og_c_file;
+
+/* Builds f->cache (in f->arena) once f->ops is final: the emitters ask
+ * for an op's C name and wrapper parameters many times each, and
+ * computing them anew each time was a large part of a corpus run. */
+void og_c_cache_init(og_c_file *f);
 
 void og_emit_c_header(const og_c_file *f, og_writer *w);
 void og_emit_c_source(const og_c_file *f, og_writer *w);
@@ -60,7 +66,8 @@ bool og_c_arg_is_list(const og_arg *arg);
 int og_c_attr_index(const og_op *op, const char *name);
 
 /* The parameters of the op's typed wrapper, in order: ctx, inputs,
- * required attrs, the attrs struct, outputs. */
+ * required attrs, the attrs struct, outputs. Computed once per op and
+ * shared: read-only for callers. */
 typedef struct og_c_params {
   const char **decls; /* "const opr_tensor *to_zero" */
   const char **names; /* "to_zero" */

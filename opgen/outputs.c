@@ -39,15 +39,24 @@ const char *og_outputs_duplicate(const og_outputs *o) {
   return NULL;
 }
 
-bool og_make_dirs(const char *path) {
+/* mkdir -p, remembering in *first_new the length of the shallowest
+ * directory it created (0: none), so that unmake_dirs can take back
+ * exactly what it made (also when it fails half-way). */
+static bool make_dirs(const char *path, size_t *first_new) {
   size_t len = strlen(path);
   char *p = memcpy(og_xmalloc(len + 1), path, len + 1);
   bool ok = true;
+  *first_new = 0;
   for (size_t i = 1; i <= len && ok; i++) {
     if (p[i] != '/' && p[i] != '\0') continue;
+    if (p[i - 1] == '/') continue; /* "a//b": one component */
     char saved = p[i];
     p[i] = '\0';
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) ok = false;
+    if (mkdir(p, 0777) == 0) {
+      if (!*first_new) *first_new = i;
+    } else if (errno != EEXIST) {
+      ok = false;
+    }
     p[i] = saved;
   }
   struct stat st;
@@ -57,6 +66,28 @@ bool og_make_dirs(const char *path) {
   free(p);
   errno = err;
   return ok;
+}
+
+/* Removes the directories of `path` that make_dirs created (those at
+ * least `first_new` long), deepest first; only empty ones go. */
+static void unmake_dirs(const char *path, size_t first_new) {
+  if (!first_new) return;
+  int err = errno;
+  size_t len = strlen(path);
+  char *p = memcpy(og_xmalloc(len + 1), path, len + 1);
+  for (size_t i = len; i >= first_new; i--) {
+    if (p[i] != '/' && p[i] != '\0') continue;
+    if (i > 0 && p[i - 1] == '/') continue;
+    p[i] = '\0';
+    if (rmdir(p) != 0) break;
+  }
+  free(p);
+  errno = err;
+}
+
+bool og_make_dirs(const char *path) {
+  size_t first_new;
+  return make_dirs(path, &first_new);
 }
 
 /* True when `path` already holds exactly `data`. */
@@ -127,7 +158,11 @@ bool og_write_file_atomic(const char *path, const char *data, size_t len) {
 bool og_outputs_commit(const og_outputs *o, const char *dir,
                        const char **failed_path) {
   *failed_path = dir;
-  if (dir && !og_make_dirs(dir)) return false;
+  size_t first_new = 0;
+  if (dir && !make_dirs(dir, &first_new)) {
+    unmake_dirs(dir, first_new);
+    return false;
+  }
   char **tmps = og_xmalloc((o->count ? o->count : 1) * sizeof *tmps);
   size_t written = 0;
   bool ok = true;
@@ -151,6 +186,7 @@ bool og_outputs_commit(const og_outputs *o, const char *dir,
     free(tmps[i]);
   }
   free(tmps);
+  if (!ok && dir) unmake_dirs(dir, first_new); /* only if left empty */
   errno = err;
   return ok;
 }

@@ -29,8 +29,9 @@ og_writer *og_outputs_add(og_outputs *o, const char *path);
 const char *og_outputs_duplicate(const og_outputs *o);
 
 /* mkdir -p `dir`, then writes every file. On failure returns false, sets
- * *failed_path (one of the paths, or dir) and errno, and leaves no
- * temporary file and no changed target behind. */
+ * *failed_path (one of the paths, or dir when it cannot be created) and
+ * errno, and leaves no temporary file, no changed target and no directory
+ * it created behind. */
 bool og_outputs_commit(const og_outputs *o, const char *dir,
                        const char **failed_path);
 

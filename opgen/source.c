@@ -43,7 +43,7 @@ uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
   memset(src, 0, sizeof *src);
   src->path = xstrdup(path);
   src->text = og_xmalloc(len + 1);
-  memcpy(src->text, text, len);
+  if (len) memcpy(src->text, text, len); /* text may be NULL when empty */
   src->text[len] = '\0';
   src->len = len;
   index_lines(src);

@@ -35,7 +35,8 @@ typedef struct og_sources {
 
 void og_sources_init(og_sources *s);
 void og_sources_free(og_sources *s);
-/* Takes a copy of text; returns the file index. */
+/* Takes a copy of text (which may be NULL when len is 0); returns the
+ * file index. */
 uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
                         size_t len);
 /* Reads a file; returns its index, or -1 with errno set. */

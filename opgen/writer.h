@@ -28,6 +28,8 @@ void og_w_vprintf(og_writer *w, const char *fmt, va_list ap);
 void og_w_line(og_writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void og_w_newline(og_writer *w);
+/* n spaces (as og_w_puts of n " " would write them). */
+void og_w_spaces(og_writer *w, size_t n);
 void og_w_indent(og_writer *w);
 void og_w_dedent(og_writer *w);
 

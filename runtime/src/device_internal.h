@@ -15,9 +15,12 @@ opr_status opr_device_tensor_create(const char *who, opr_device_kind device,
 /* Every input tensor of the call is in host memory (a CPU kernel can
  * run on them as they are). */
 static inline bool opr_inputs_on_host(const opr_call *call) {
-  for (size_t a = 0; a < call->op->ninputs; a++)
-    for (size_t j = 0; j < call->inputs[a].count; j++)
-      if (call->inputs[a].tensors[j]->device != OPR_DEVICE_CPU) return false;
+  const opr_input *ins = call->inputs;
+  for (size_t a = 0, n_in = call->op->ninputs; a < n_in; a++) {
+    const opr_tensor *const *t = ins[a].tensors;
+    for (size_t j = 0, n = ins[a].count; j < n; j++)
+      if (t[j]->device != OPR_DEVICE_CPU) return false;
+  }
   return true;
 }
 

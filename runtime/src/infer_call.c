@@ -10,20 +10,62 @@
 /* Every output from its inferred shape, through opr_kernel_alloc_output
  * (which knows devices and host-memory marks); nothing when any shape
  * is partial. */
+static inline bool fully_defined(opr_shape s) {
+  if (s.rank < 0) return false;
+  for (int i = 0; i < s.rank; i++)
+    if (s.dims[i] < 0) return false;
+  return true;
+}
+
+/* Every output from its inferred shape; nothing when any shape is
+ * partial. Host outputs of a CPU kernel are created here directly (the
+ * call's checks have resolved their dtypes); the rest go through
+ * opr_kernel_alloc_output, which knows devices and host-memory marks. */
 static opr_status preallocate(opr_kernel_ctx *k, const opr_infer_ctx *c) {
   for (size_t i = 0; i < c->noutputs; i++)
-    if (!opr_shape_fully_defined(c->outputs[i])) return OPR_OK;
-  const opr_op_def *op = k->call->op;
+    if (!fully_defined(c->outputs[i])) return OPR_OK;
+  const opr_call *call = k->call;
+  const opr_op_def *op = call->op;
   size_t flat = 0;
   for (size_t o = 0; o < op->noutputs; o++) {
-    size_t n = opr_output_count_fast(k->call, o);
+    size_t n = opr_output_count_fast(call, o);
     for (size_t j = 0; j < n && flat < c->noutputs; j++, flat++) {
       opr_shape s = c->outputs[flat];
-      opr_status st = opr_kernel_alloc_output(k, o, j, s.rank, s.dims, NULL);
-      if (st) return st; /* the caller releases what was allocated */
+      opr_tensor **slot = &call->outputs[o].tensors[j];
+      opr_status st;
+      if (k->device == OPR_DEVICE_CPU && !*slot) {
+        st = opr_tensor_create_output("opr_tensor_new",
+                                      opr_output_dtype_fast(call, o, j),
+                                      s.rank, s.dims, slot);
+        if (st) return opr_output_alloc_error(op, o, st);
+      } else {
+        st = opr_kernel_alloc_output(k, o, j, s.rank, s.dims, NULL);
+        if (st) return st; /* the caller releases what was allocated */
+      }
     }
   }
   k->outputs_preallocated = true;
+  return OPR_OK;
+}
+
+/* A call's inputs are tensors and its attrs are resolved: the context is
+ * set up here without opr_infer_ctx_init's general case. */
+static opr_status ctx_for_call(opr_infer_ctx *c, const opr_call *call) {
+  const opr_op_def *op = call->op;
+  size_t n = 0;
+  for (size_t o = 0; o < op->noutputs; o++) n += opr_output_count_fast(call, o);
+  if (n > INFER_INLINE_OUTPUTS)
+    return opr_infer_ctx_init(c, op, call->attrs, call->inputs, NULL);
+  c->op = op;
+  c->attrs = call->attrs;
+  c->tensors = call->inputs;
+  c->shapes = NULL;
+  c->free_dims = c->dims_inline;
+  c->free_count = INFER_INLINE_DIMS;
+  c->chunks = NULL;
+  c->noutputs = n;
+  c->outputs = c->outputs_inline;
+  for (size_t i = 0; i < n; i++) c->outputs[i] = opr_shape_unknown();
   return OPR_OK;
 }
 
@@ -33,11 +75,11 @@ opr_status opr_infer_for_call(opr_kernel_ctx *k) {
   k->outputs_preallocated = false;
   if (!op->shape_fn) return OPR_OK;
   opr_infer_ctx c;
-  opr_status s = opr_infer_ctx_init(&c, op, call->attrs, call->inputs, NULL);
+  opr_status s = ctx_for_call(&c, call);
   if (s) return s;
   s = op->shape_fn(&c);
   if (!s) s = preallocate(k, &c);
-  opr_infer_ctx_free(&c);
+  if (c.chunks || c.outputs != c.outputs_inline) opr_infer_ctx_free(&c);
   return s;
 }
 

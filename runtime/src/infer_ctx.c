@@ -39,11 +39,23 @@ size_t opr_infer_num_outputs(const opr_infer_ctx *c, size_t arg) {
   return 1;
 }
 
-size_t opr_infer_output_first(const opr_infer_ctx *c, size_t arg) {
+/* opr_infer_num_outputs with the common case (one tensor) inline. */
+static inline size_t num_outputs(const opr_infer_ctx *c, size_t arg) {
+  const opr_arg_def *a = &c->op->outputs[arg];
+  if (a->number_attr == OPR_NO_ATTR && a->type_list_attr == OPR_NO_ATTR)
+    return 1;
+  return opr_infer_num_outputs(c, arg);
+}
+
+static inline size_t output_first(const opr_infer_ctx *c, size_t arg) {
   size_t first = 0;
   for (size_t o = 0; o < arg && o < c->op->noutputs; o++)
-    first += opr_infer_num_outputs(c, o);
+    first += num_outputs(c, o);
   return first;
+}
+
+size_t opr_infer_output_first(const opr_infer_ctx *c, size_t arg) {
+  return output_first(c, arg);
 }
 
 opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
@@ -57,7 +69,7 @@ opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
   c->free_dims = c->dims_inline;
   c->free_count = INFER_INLINE_DIMS;
   c->chunks = NULL;
-  c->noutputs = opr_infer_output_first(c, op->noutputs);
+  c->noutputs = output_first(c, op->noutputs);
   c->outputs = c->noutputs <= INFER_INLINE_OUTPUTS
                    ? c->outputs_inline
                    : malloc(c->noutputs * sizeof *c->outputs);
@@ -102,16 +114,26 @@ const char *opr_infer_shape_text(opr_shape s, char *buf, size_t n) {
 
 const opr_op_def *opr_infer_op(const opr_infer_ctx *c) { return c->op; }
 
-size_t opr_infer_num_inputs(const opr_infer_ctx *c, size_t arg) {
+/* The two below, inline for the functions of this file. */
+static inline size_t num_inputs(const opr_infer_ctx *c, size_t arg) {
   if (arg >= c->op->ninputs) return 0;
   return c->tensors ? c->tensors[arg].count : c->shapes[arg].count;
 }
 
-opr_shape opr_infer_input(const opr_infer_ctx *c, size_t arg, size_t index) {
-  if (index >= opr_infer_num_inputs(c, arg)) return opr_shape_unknown();
+static inline opr_shape input_at(const opr_infer_ctx *c, size_t arg,
+                                 size_t index) {
+  if (index >= num_inputs(c, arg)) return opr_shape_unknown();
   if (c->shapes) return c->shapes[arg].shapes[index];
   const opr_tensor *t = c->tensors[arg].tensors[index];
   return (opr_shape){t->rank, t->dims};
+}
+
+size_t opr_infer_num_inputs(const opr_infer_ctx *c, size_t arg) {
+  return num_inputs(c, arg);
+}
+
+opr_shape opr_infer_input(const opr_infer_ctx *c, size_t arg, size_t index) {
+  return input_at(c, arg, index);
 }
 
 const opr_tensor *opr_infer_input_value(const opr_infer_ctx *c, size_t arg,
@@ -155,10 +177,10 @@ static opr_status list_mismatch(opr_infer_ctx *c, size_t arg, size_t j) {
 
 opr_status opr_infer_input_shape(opr_infer_ctx *c, size_t arg,
                                  opr_shape *out) {
-  size_t n = opr_infer_num_inputs(c, arg);
-  *out = opr_infer_input(c, arg, 0);
+  size_t n = num_inputs(c, arg);
+  *out = input_at(c, arg, 0);
   for (size_t j = 1; j < n; j++) {
-    opr_shape next = opr_infer_input(c, arg, j);
+    opr_shape next = input_at(c, arg, j);
     if (!opr_shape_compatible(*out, next)) return list_mismatch(c, arg, j);
     opr_status s = opr_infer_merge(c, *out, next, "", out);
     if (s) return s; /* out of memory */
@@ -240,11 +262,34 @@ static opr_status no_output(const opr_infer_ctx *c, size_t arg,
                    c->op->name, arg, index);
 }
 
+/* opr_infer_make_shape for a valid shape that fits the inline storage,
+ * without a call; anything else (and every error) goes the long way. */
+static inline opr_status copy_shape(opr_infer_ctx *c, opr_shape s,
+                                    opr_shape *out) {
+  if (s.rank == 0 || s.rank == OPR_UNKNOWN_RANK) {
+    *out = (opr_shape){s.rank, NULL};
+    return OPR_OK;
+  }
+  if (s.rank > 0 && s.rank <= OPR_MAX_RANK && s.dims &&
+      (size_t)s.rank <= c->free_count) {
+    int64_t *copy = c->free_dims;
+    int i = 0;
+    for (; i < s.rank && s.dims[i] >= OPR_UNKNOWN_DIM; i++) copy[i] = s.dims[i];
+    if (i == s.rank) {
+      c->free_dims += s.rank;
+      c->free_count -= (size_t)s.rank;
+      *out = (opr_shape){s.rank, copy};
+      return OPR_OK;
+    }
+  }
+  return opr_infer_make_shape(c, s.rank, s.dims, out);
+}
+
 /* Output tensors [first, first + n) get a copy of `s`. */
 static opr_status set_outputs(opr_infer_ctx *c, size_t first, size_t n,
                               opr_shape s) {
   opr_shape copy;
-  opr_status st = opr_infer_make_shape(c, s.rank, s.dims, &copy);
+  opr_status st = copy_shape(c, s, &copy);
   if (st) return st;
   for (size_t i = 0; i < n; i++) c->outputs[first + i] = copy;
   return OPR_OK;
@@ -252,8 +297,7 @@ static opr_status set_outputs(opr_infer_ctx *c, size_t first, size_t n,
 
 opr_status opr_infer_set_output(opr_infer_ctx *c, size_t arg, opr_shape s) {
   if (arg >= c->op->noutputs) return no_output(c, arg, 0);
-  return set_outputs(c, opr_infer_output_first(c, arg),
-                     opr_infer_num_outputs(c, arg), s);
+  return set_outputs(c, output_first(c, arg), num_outputs(c, arg), s);
 }
 
 opr_status opr_infer_set_output_dims(opr_infer_ctx *c, size_t arg, int rank,
@@ -263,9 +307,9 @@ opr_status opr_infer_set_output_dims(opr_infer_ctx *c, size_t arg, int rank,
 
 opr_status opr_infer_set_output_at(opr_infer_ctx *c, size_t arg,
                                    size_t index, opr_shape s) {
-  if (arg >= c->op->noutputs || index >= opr_infer_num_outputs(c, arg))
+  if (arg >= c->op->noutputs || index >= num_outputs(c, arg))
     return no_output(c, arg, index);
-  return set_outputs(c, opr_infer_output_first(c, arg) + index, 1, s);
+  return set_outputs(c, output_first(c, arg) + index, 1, s);
 }
 
 opr_shape opr_infer_output(const opr_infer_ctx *c, size_t arg,

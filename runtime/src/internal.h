@@ -135,6 +135,11 @@ const opr_op_def *opr_find_op_locked(const char *name);
 opr_status opr_attr_kind_error(const opr_op_def *op, const opr_attr_def *d,
                                const opr_attr_value *v);
 
+/* Restates an error of opr_tensor_create_output ("opr_tensor_new: ...")
+ * for output `arg` of `op`; takes `s`. */
+opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
+                                  opr_status s);
+
 /* opr_invoke after the op's check: outputs, kernel, run. */
 opr_status opr_invoke_checked(opr_context *ctx, opr_call *call);
 

@@ -65,10 +65,13 @@ OPR_COLD static opr_status unset_output(const opr_call *call, size_t o,
 }
 
 static opr_status check_filled(const opr_call *call) {
-  for (size_t o = 0; o < call->op->noutputs; o++) {
+  const opr_op_def *op = call->op;
+  const opr_output *outs = call->outputs;
+  for (size_t o = 0, n_out = op->noutputs; o < n_out; o++) {
     size_t n = opr_output_count_fast(call, o);
+    opr_tensor *const *slots = outs[o].tensors;
     for (size_t j = 0; j < n; j++)
-      if (!call->outputs[o].tensors[j]) return unset_output(call, o, j);
+      if (!slots[j]) return unset_output(call, o, j);
   }
   return OPR_OK;
 }
@@ -136,8 +139,8 @@ static bool host_memory_output(const opr_kernel_ctx *k, size_t arg) {
 }
 
 /* Restates a tensor creation error for an output. */
-OPR_COLD static opr_status output_error(const opr_op_def *op, size_t arg,
-                                        opr_status s) {
+OPR_COLD opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
+                                           opr_status s) {
   static const char prefix[] = "opr_tensor_new: ";
   const char *msg = opr_status_message(s);
   if (strncmp(msg, prefix, sizeof prefix - 1) == 0) msg += sizeof prefix - 1;
@@ -147,9 +150,32 @@ OPR_COLD static opr_status output_error(const opr_op_def *op, size_t arg,
   return r;
 }
 
+static opr_status alloc_output(opr_kernel_ctx *k, size_t arg, size_t index,
+                               int rank, const int64_t *dims,
+                               opr_tensor **out);
+
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out) {
+  /* Fast path: the tensor allocated from the inferred shape, asked for
+   * with that shape. Anything else takes the full path below. */
+  const opr_call *call = k->call;
+  if (k->outputs_preallocated && arg < call->op->noutputs &&
+      index < opr_output_count_fast(call, arg)) {
+    opr_tensor *t = call->outputs[arg].tensors[index];
+    if (t && t->rank == rank &&
+        (rank == 0 ||
+         (dims && memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0))) {
+      if (out) *out = t;
+      return OPR_OK;
+    }
+  }
+  return alloc_output(k, arg, index, rank, dims, out);
+}
+
+static opr_status alloc_output(opr_kernel_ctx *k, size_t arg, size_t index,
+                               int rank, const int64_t *dims,
+                               opr_tensor **out) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
   if (arg >= op->noutputs || index >= opr_output_count_fast(call, arg))
@@ -169,7 +195,7 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                                 dtype, rank, dims, slot)
                      : opr_tensor_create_output("opr_tensor_new", dtype, rank,
                                                 dims, slot);
-  if (s) return output_error(op, arg, s);
+  if (s) return opr_output_alloc_error(op, arg, s);
   if (out) *out = *slot;
   return OPR_OK;
 }

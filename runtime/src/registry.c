@@ -1,16 +1,65 @@
-/* The op registry: generated const tables, kept sorted by name. A table
- * is checked for internal consistency when registered, so that the
- * checks and the dispatch can trust its attr indexes. */
+/* The op registry: generated const tables, kept sorted by name (for
+ * listings) and in a hash index (for lookups by name, which take no
+ * lock). A table is checked for internal consistency when registered,
+ * so that the checks and the dispatch can trust its attr indexes. */
 #include "internal.h"
 #include "library_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const opr_op_def **ops; /* sorted by name */
 static size_t nops, ops_cap;
+
+/* The lookup index opr_find_op reads without the lock: an open-addressing
+ * hash set of the registered ops, at most half full. Entries are only
+ * ever added, each with one atomic store under the lock; a bigger table
+ * is filled before it is published, and the one it replaces stays
+ * allocated (a lookup may still be reading it). */
+typedef struct op_index {
+  struct op_index *retired_next;
+  size_t mask; /* slots - 1; slots a power of two */
+  _Atomic(const opr_op_def *) slots[];
+} op_index;
+
+static _Atomic(op_index *) index_now;
+static op_index *index_retired;
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static void index_put(op_index *x, const opr_op_def *def) {
+  size_t i = (size_t)name_hash(def->name) & x->mask;
+  while (atomic_load_explicit(&x->slots[i], memory_order_relaxed))
+    i = (i + 1) & x->mask;
+  atomic_store_explicit(&x->slots[i], def, memory_order_release);
+}
+
+/* Makes room for one more op (nops + 1 at most half the slots). Under
+ * the lock; false when out of memory. */
+static bool index_reserve(void) {
+  op_index *x = atomic_load_explicit(&index_now, memory_order_relaxed);
+  size_t slots = x ? x->mask + 1 : 0;
+  if (2 * (nops + 1) <= slots) return true;
+  size_t n = slots ? 2 * slots : 128;
+  op_index *bigger = calloc(1, sizeof *bigger + n * sizeof bigger->slots[0]);
+  if (!bigger) return false;
+  bigger->mask = n - 1;
+  for (size_t i = 0; i < nops; i++) index_put(bigger, ops[i]);
+  atomic_store_explicit(&index_now, bigger, memory_order_release);
+  if (x) {
+    x->retired_next = index_retired;
+    index_retired = x;
+  }
+  return true;
+}
 
 void opr_registry_lock(void) { pthread_mutex_lock(&registry_mutex); }
 void opr_registry_unlock(void) { pthread_mutex_unlock(&registry_mutex); }
@@ -40,10 +89,14 @@ const opr_op_def *opr_find_op_locked(const char *name) {
 
 const opr_op_def *opr_find_op(const char *name) {
   if (!name) return NULL;
-  opr_registry_lock();
-  const opr_op_def *def = opr_find_op_locked(name);
-  opr_registry_unlock();
-  return def;
+  const op_index *x = atomic_load_explicit(&index_now, memory_order_acquire);
+  if (!x) return NULL;
+  size_t i = (size_t)name_hash(name) & x->mask;
+  for (;; i = (i + 1) & x->mask) {
+    const opr_op_def *def =
+        atomic_load_explicit(&x->slots[i], memory_order_acquire);
+    if (!def || strcmp(def->name, name) == 0) return def;
+  }
 }
 
 size_t opr_list_ops(const opr_op_def **out, size_t max) {
@@ -129,6 +182,8 @@ static opr_status check_def(const opr_op_def *def) {
 }
 
 static opr_status insert_op(const opr_op_def *def, size_t pos) {
+  if (!index_reserve())
+    return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", def->name);
   if (nops == ops_cap) {
     size_t cap = ops_cap ? ops_cap * 2 : 64;
     const opr_op_def **grown = realloc(ops, cap * sizeof *grown);
@@ -156,6 +211,9 @@ opr_status opr_register_op_locked(const opr_op_def *def) {
   if (!s)
     atomic_store_explicit(&def->state->registered, true,
                           memory_order_release);
+  /* Found by name only once registered (insert_op made the room). */
+  if (!s && !found)
+    index_put(atomic_load_explicit(&index_now, memory_order_relaxed), def);
   return s;
 }
 

@@ -2,8 +2,9 @@
  * its baseline measured in the same run. Not a test: run it by hand
  * (README, BENCHMARKS.md):
  *
- *   build/bin/opgen_bench [--quick]
+ *   build/bin/opgen_bench [--quick] [frontend] [dispatch] [kernels]
  *
+ * (no section named: all three)
  * 1. opgen end to end on the whole TensorFlow corpus (imported with
  *    import-tf): check, gen, compat against its own baseline.
  * 2. Dispatch overhead on one-element tensors: the kernel called directly,
@@ -16,12 +17,32 @@
 #include <stdio.h>
 #include <string.h>
 
+static const struct {
+  const char *name;
+  int (*run)(bool quick);
+} sections[] = {
+    {"frontend", bench_frontend},
+    {"dispatch", bench_dispatch},
+    {"kernels", bench_kernels},
+};
+enum { NSECTIONS = sizeof sections / sizeof *sections };
+
 int main(int argc, char **argv) {
-  bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+  bool quick = false, chosen[NSECTIONS] = {false}, any = false;
+  for (int i = 1; i < argc; i++) {
+    bool known = strcmp(argv[i], "--quick") == 0;
+    quick = quick || known;
+    for (int k = 0; k < NSECTIONS; k++)
+      if (strcmp(argv[i], sections[k].name) == 0) chosen[k] = known = any = true;
+    if (!known) {
+      fprintf(stderr, "usage: opgen_bench [--quick] [frontend] [dispatch] "
+                      "[kernels]\n");
+      return 2;
+    }
+  }
   printf("opgen benchmarks%s\n\n", quick ? " (quick: fewer repetitions)" : "");
   int failures = 0;
-  failures += bench_frontend(quick);
-  failures += bench_dispatch(quick);
-  failures += bench_kernels(quick);
+  for (int k = 0; k < NSECTIONS; k++)
+    if (!any || chosen[k]) failures += sections[k].run(quick);
   return failures ? 1 : 0;
 }

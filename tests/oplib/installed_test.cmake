@@ -4,7 +4,8 @@
 #   cmake -DOPGEN_BUILD_DIR=<opgen build> -DOPLIB_DIR=<tests/oplib>
 #         -DZERO_OUT_DIR=<kernels/demo>
 #         -DWORK_DIR=<scratch> -DGENERATOR=<gen> [-DMAKE_PROGRAM=<prog>]
-#         [-DC_COMPILER=<cc>] [-DBUILD_TYPE=<type>] -P installed_test.cmake
+#         [-DC_COMPILER=<cc>] [-DC_FLAGS=<flags>] [-DBUILD_TYPE=<type>]
+#         -P installed_test.cmake
 #
 # Installs the build to a temporary prefix, configures tests/oplib/consumer
 # against it, builds the op library and its host program, and runs the
@@ -46,6 +47,9 @@ set(args -S "${OPLIB_DIR}/consumer" -B "${tmp}/build" -G "${GENERATOR}"
   -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
 if(C_COMPILER)
   list(APPEND args "-DCMAKE_C_COMPILER=${C_COMPILER}")
+endif()
+if(C_FLAGS) # a sanitizer build's runtime needs its flags to link
+  list(APPEND args "-DCMAKE_C_FLAGS=${C_FLAGS}")
 endif()
 if(MAKE_PROGRAM)
   list(APPEND args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
