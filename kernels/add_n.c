@@ -14,10 +14,34 @@ typedef struct add_n_args {
   const opr_tensor *const *in;
   size_t n;
   void *out;
+  bool stream; /* see kern_streams */
 } add_n_args;
 
-/* out = in[0] (+ in[1]) over one chunk, then += each further input. */
+static opr_status add_n_run(opr_kernel_ctx *k, size_t size,
+                            void (*block)(void *, int64_t, int64_t),
+                            void (*stream_block)(void *, int64_t, int64_t));
+
+/* out = in[0] (+ in[1]) over one chunk, then += each further input.
+ * Streaming (see example.c): two inputs go straight to out past the
+ * cache; with more, a chunk sums all but the last into `part` (in the L1
+ * cache), then writes part + last to out past the cache. */
 #define ADD_N_KERNEL(ID, CT)                                                \
+  static void add_n_stream_##ID(CT *restrict out, const CT *restrict p,     \
+                                const CT *restrict q, int64_t m) {          \
+    enum { K = KERN_STREAM_ELEMS(CT) };                                     \
+    int64_t i = 0;                                                          \
+    for (; i < m && !kern_aligned64(out + i); i++) out[i] = kern_add(p[i], q[i]); \
+    for (; m - i >= K; i += K) {                                            \
+      _Alignas(64) CT t[K];                                                 \
+      if (m - i > KERN_PREFETCH_AHEAD(CT)) {                                \
+        kern_prefetch(p + i + KERN_PREFETCH_AHEAD(CT));                     \
+        kern_prefetch(q + i + KERN_PREFETCH_AHEAD(CT));                     \
+      }                                                                     \
+      for (int e = 0; e < K; e++) t[e] = kern_add(p[i + e], q[i + e]);      \
+      kern_stream64(out + i, t);                                            \
+    }                                                                       \
+    for (; i < m; i++) out[i] = kern_add(p[i], q[i]);                       \
+  }                                                                         \
   static void add_n_chunk_##ID(const add_n_args *a, int64_t lo, int64_t hi) { \
     CT *restrict out = a->out;                                              \
     const CT *restrict x = a->in[0]->data;                                  \
@@ -26,19 +50,38 @@ typedef struct add_n_args {
       return;                                                               \
     }                                                                       \
     const CT *restrict y = a->in[1]->data;                                  \
-    for (int64_t i = lo; i < hi; i++) out[i] = kern_add(x[i], y[i]);        \
-    for (size_t t = 2; t < a->n; t++) {                                     \
-      const CT *restrict z = a->in[t]->data;                                \
-      for (int64_t i = lo; i < hi; i++) out[i] = kern_add(out[i], z[i]);    \
+    _Alignas(64) CT part[ADD_N_CHUNK];                                      \
+    CT *restrict sum = a->stream ? part : out + lo;                         \
+    int64_t m = hi - lo;                                                    \
+    size_t last = a->stream ? a->n - 1 : a->n;                              \
+    x += lo, y += lo;                                                       \
+    for (int64_t i = 0; i < m; i++) sum[i] = kern_add(x[i], y[i]);          \
+    for (size_t t = 2; t < last; t++) {                                     \
+      const CT *restrict z = (const CT *)a->in[t]->data + lo;               \
+      for (int64_t i = 0; i < m; i++) sum[i] = kern_add(sum[i], z[i]);      \
     }                                                                       \
+    if (a->stream)                                                          \
+      add_n_stream_##ID(out + lo, part, (const CT *)a->in[last]->data + lo, m); \
   }                                                                         \
   static void add_n_block_##ID(void *arg, int64_t begin, int64_t end) {     \
     for (int64_t lo = begin; lo < end; lo += ADD_N_CHUNK)                   \
       add_n_chunk_##ID(arg, lo, end - lo > ADD_N_CHUNK ? lo + ADD_N_CHUNK   \
                                                        : end);              \
   }                                                                         \
+  static void add_n_stream_block_##ID(void *arg, int64_t begin,             \
+                                      int64_t end) {                        \
+    const add_n_args *a = arg;                                              \
+    if (a->n == 2) /* no partial sums: one pass */                          \
+      add_n_stream_##ID((CT *)a->out + begin,                               \
+                        (const CT *)a->in[0]->data + begin,                 \
+                        (const CT *)a->in[1]->data + begin, end - begin);   \
+    else                                                                    \
+      add_n_block_##ID(arg, begin, end);                                    \
+    kern_stream_fence();                                                    \
+  }                                                                         \
   static opr_status add_n_##ID(opr_kernel_ctx *k) {                         \
-    return add_n_run(k, sizeof(CT), add_n_block_##ID);                      \
+    return add_n_run(k, sizeof(CT), add_n_block_##ID,                       \
+                     add_n_stream_block_##ID);                              \
   }
 
 /* INVALID_ARGUMENT naming the shapes of inputs 0 and i. */
@@ -53,9 +96,11 @@ static opr_status shape_mismatch(const opr_kernel_ctx *k, size_t i) {
                    opr_shape_text(b->rank, b->dims, sb, sizeof sb));
 }
 
-/* Checks the shapes, allocates the sum and runs `block` over it. */
+/* Checks the shapes, allocates the sum and runs `block` over it
+ * (`stream_block` for a sum large enough to stream, kern_streams). */
 static opr_status add_n_run(opr_kernel_ctx *k, size_t size,
-                            void (*block)(void *, int64_t, int64_t)) {
+                            void (*block)(void *, int64_t, int64_t),
+                            void (*stream_block)(void *, int64_t, int64_t)) {
   size_t n = demo_add_n_input_inputs_count(k);
   const opr_tensor *first = demo_add_n_input_inputs(k, 0);
   for (size_t i = 1; i < n; i++) {
@@ -68,8 +113,10 @@ static opr_status add_n_run(opr_kernel_ctx *k, size_t size,
   opr_tensor *out;
   opr_status s = demo_add_n_alloc_sum(k, first->rank, first->dims, &out);
   if (s) return s;
-  add_n_args a = {k->call->inputs[0].tensors, n, out->data};
-  kern_for(k, first->num_elements, (int64_t)((n + 1) * size), block, &a);
+  bool stream = kern_streams((int64_t)out->nbytes);
+  add_n_args a = {k->call->inputs[0].tensors, n, out->data, stream};
+  kern_for(k, first->num_elements, (int64_t)((n + 1) * size),
+           stream ? stream_block : block, &a);
   return OPR_OK;
 }
 

@@ -8,12 +8,33 @@ typedef struct example_args {
   void *out;
 } example_args;
 
+/* Two block functions per type: plain stores, and for large outputs
+ * (kern_streams) plain stores up to the first cache line boundary of the
+ * output, then whole lines past the cache, then the rest. */
 #define EXAMPLE_KERNEL(ID, CT)                                              \
   static void example_block_##ID(void *arg, int64_t begin, int64_t end) {   \
     const example_args *a = arg;                                            \
     const CT *restrict in = a->in;                                          \
     CT *restrict out = a->out;                                              \
     for (int64_t i = begin; i < end; i++) out[i] = kern_twice(in[i]);       \
+  }                                                                         \
+  static void example_stream_##ID(void *arg, int64_t begin, int64_t end) {  \
+    const example_args *a = arg;                                            \
+    const CT *restrict in = a->in;                                          \
+    CT *restrict out = a->out;                                              \
+    enum { K = KERN_STREAM_ELEMS(CT) };                                     \
+    int64_t i = begin;                                                      \
+    for (; i < end && !kern_aligned64(out + i); i++)                        \
+      out[i] = kern_twice(in[i]);                                           \
+    for (; end - i >= K; i += K) {                                          \
+      _Alignas(64) CT t[K];                                                 \
+      if (end - i > KERN_PREFETCH_AHEAD(CT))                                \
+        kern_prefetch(in + i + KERN_PREFETCH_AHEAD(CT));                    \
+      for (int e = 0; e < K; e++) t[e] = kern_twice(in[i + e]);             \
+      kern_stream64(out + i, t);                                            \
+    }                                                                       \
+    for (; i < end; i++) out[i] = kern_twice(in[i]);                        \
+    kern_stream_fence();                                                    \
   }                                                                         \
   static opr_status example_##ID(opr_kernel_ctx *k) {                       \
     const opr_tensor *in = demo_example_input_input(k);                     \
@@ -22,7 +43,11 @@ typedef struct example_args {
         demo_example_alloc_input_times_two(k, in->rank, in->dims, &out);    \
     if (s) return s;                                                        \
     example_args a = {in->data, out->data};                                 \
-    kern_for(k, in->num_elements, 2 * sizeof(CT), example_block_##ID, &a); \
+    int64_t n = in->num_elements, unit = 2 * sizeof(CT);                    \
+    if (kern_streams((int64_t)out->nbytes))                                 \
+      kern_for(k, n, unit, example_stream_##ID, &a);                        \
+    else                                                                    \
+      kern_for(k, n, unit, example_block_##ID, &a);                         \
     return OPR_OK;                                                          \
   }
 DEMO_EXAMPLE_T_TYPES(EXAMPLE_KERNEL)

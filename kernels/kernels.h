@@ -8,7 +8,16 @@
 #include "demo_kernels.h"
 #include "opr/parallel.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define KERN_HAVE_STREAM 1
+#else
+#define KERN_HAVE_STREAM 0
+#endif
 
 /* Each registers the CPU kernels of one file (the op must be registered). */
 opr_status kern_register_zero_out(void);
@@ -33,6 +42,66 @@ static inline void kern_for(opr_kernel_ctx *k, int64_t n,
   if (n <= 0) return;
   if (n < KERN_PARALLEL_MIN_BYTES / bytes_per_unit) fn(arg, 0, n);
   else opr_shard(k->ctx, n, bytes_per_unit, fn, arg);
+}
+
+/* ---- streaming stores ----
+ * An element-wise kernel whose output takes at least KERN_STREAM_MIN_BYTES
+ * writes it with non-temporal stores (SSE2, where the compiler targets
+ * it; plain stores elsewhere). A result that large would only flush the
+ * cache, and a plain store first reads each destination line from memory:
+ * a third of the traffic of y = f(x). Below the threshold the result stays
+ * in the cache for whatever reads it next. */
+#define KERN_STREAM_MIN_BYTES ((int64_t)16 * 1024 * 1024)
+
+/* Elements of type CT in one cache line, written as a whole by
+ * kern_stream64 (every element size divides 64). */
+#define KERN_STREAM_ELEMS(CT) (64 / sizeof(CT))
+
+/* Whether a kernel writing `bytes` of output streams them. */
+static inline bool kern_streams(int64_t bytes) {
+  return KERN_HAVE_STREAM && bytes >= KERN_STREAM_MIN_BYTES;
+}
+
+static inline bool kern_aligned64(const void *p) {
+  return ((uintptr_t)p & 63u) == 0;
+}
+
+/* One cache line from `src` to `dst` (both 64-byte aligned), past the
+ * cache: whole lines, so that each leaves the write-combining buffer in
+ * one transfer. Compilers turn the element loop that fills `src` and
+ * these stores into vector code. */
+static inline void kern_stream64(void *dst, const void *src) {
+#if KERN_HAVE_STREAM
+  __m128i *d = dst;
+  const __m128i *s = src;
+  _mm_stream_si128(d, _mm_load_si128(s));
+  _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+  _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+  _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
+#else
+  memcpy(dst, src, 64);
+#endif
+}
+
+/* Streaming loops also prefetch their inputs this far ahead, in
+ * elements of CT: the hardware prefetcher alone leaves the read side
+ * short of what memcpy (which prefetches too) reaches. */
+#define KERN_PREFETCH_AHEAD(CT) ((int64_t)(1024 / sizeof(CT)))
+
+static inline void kern_prefetch(const void *p) {
+#if KERN_HAVE_STREAM
+  _mm_prefetch((const char *)p, _MM_HINT_T0);
+#else
+  (void)p;
+#endif
+}
+
+/* Orders a block's streaming stores before the block is reported done
+ * (they are weakly ordered). */
+static inline void kern_stream_fence(void) {
+#if KERN_HAVE_STREAM
+  _mm_sfence();
+#endif
 }
 
 /* An output allocator of the generated kernel header

@@ -97,8 +97,15 @@ typedef enum og_ast_binop {
   OG_OP_GE = 'g',
 } og_ast_binop;
 
+/* Expressions deeper than this are an error (the passes over them
+ * recurse): `a + a + ...` grows the tree without growing the parser's
+ * stack, so YYMAXDEPTH alone does not bound it. The same bound as
+ * YYMAXDEPTH, so that any nesting the parser takes is fine. */
+#define OG_MAX_EXPR_DEPTH 10000
+
 typedef struct og_ast_expr {
   og_ast_expr_kind kind;
+  uint32_t depth; /* height of the tree below, this node included */
   og_loc loc;
   og_ast_binop op;
   int64_t i;

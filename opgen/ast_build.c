@@ -172,8 +172,22 @@ og_ast_expr *og_build_expr(og_parse_ctx *ctx, og_ast_expr_kind kind,
                            const og_loc *loc) {
   og_ast_expr *e = og_arena_alloc(ctx->arena, sizeof *e);
   e->kind = kind;
+  e->depth = 1;
   e->loc = *loc;
   return e;
+}
+
+/* e's depth from a child's; the node where an expression first gets too
+ * deep is an error (one per crossing, not one per node above it), and
+ * the op is not checked further. */
+static void note_child(og_parse_ctx *ctx, og_ast_expr *e,
+                       const og_ast_expr *child) {
+  if (!child || child->depth < e->depth) return;
+  e->depth = child->depth + 1;
+  if (e->depth != OG_MAX_EXPR_DEPTH + 1) return;
+  ctx->item_errors++;
+  og_error_at(ctx->diag, e->loc, "expression nested too deeply (more than "
+              "%d levels)", OG_MAX_EXPR_DEPTH);
 }
 
 og_ast_expr *og_build_expr_int(og_parse_ctx *ctx, const og_token *digits,
@@ -203,5 +217,12 @@ og_ast_expr *og_build_expr_op(og_parse_ctx *ctx, og_ast_expr_kind kind,
   e->op = op;
   e->lhs = lhs;
   e->rhs = rhs;
+  note_child(ctx, e, lhs);
+  for (const og_ast_expr *r = rhs; r; r = r->next) note_child(ctx, e, r);
   return e;
+}
+
+void og_build_expr_args(og_parse_ctx *ctx, og_ast_expr *e, og_ast_expr *args) {
+  e->args = args;
+  for (const og_ast_expr *a = args; a; a = a->next) note_child(ctx, e, a);
 }

@@ -52,5 +52,7 @@ og_ast_expr *og_build_expr_name(og_parse_ctx *ctx, og_ast_expr_kind kind,
 og_ast_expr *og_build_expr_op(og_parse_ctx *ctx, og_ast_expr_kind kind,
                               og_ast_binop op, og_ast_expr *lhs,
                               og_ast_expr *rhs, const og_loc *loc);
+/* Sets the arguments of a call or list (a `next` chain). */
+void og_build_expr_args(og_parse_ctx *ctx, og_ast_expr *e, og_ast_expr *args);
 
 #endif

@@ -13,7 +13,7 @@ typedef struct sink {
   size_t len;  /* bytes of the whole text */
 } sink;
 
-static void put(sink *o, const char *s, size_t n) {
+static inline void put(sink *o, const char *s, size_t n) {
   if (o->len < o->room) {
     size_t k = o->room - o->len < n ? o->room - o->len : n;
     memcpy(o->buf + o->len, s, k);
@@ -29,7 +29,8 @@ static void pad(sink *o, char c, size_t n) {
 }
 
 /* One conversion's text, padded to `width` (left-justified with '-'). */
-static void field(sink *o, const char *s, size_t n, size_t width, bool left) {
+static inline void field(sink *o, const char *s, size_t n, size_t width,
+                         bool left) {
   if (!left && width > n) pad(o, ' ', width - n);
   put(o, s, n);
   if (left && width > n) pad(o, ' ', width - n);
@@ -87,6 +88,13 @@ static long long signed_arg(va_list *ap, int len) {
 /* The spec after '%' at *pp; false for anything vsnprintf must do. */
 static bool conversion(sink *o, const char **pp, va_list *ap) {
   const char *p = *pp;
+  if (*p == 's') { /* plain %s: most of them */
+    const char *s = va_arg(*ap, const char *);
+    if (!s) return false; /* "(null)" is glibc's business */
+    put(o, s, strlen(s));
+    *pp = p + 1;
+    return true;
+  }
   bool left = false, zero = false;
   for (;; p++) {
     if (*p == '-') left = true;

@@ -259,9 +259,10 @@ expr:
 | '?'                       { $$ = og_build_expr(ctx, OG_EX_UNKNOWN, &@$); }
 | name                      { $$ = og_build_expr_name(ctx, OG_EX_NAME, &$1, &@1); }
 | name '(' opt_exprs ')'    { $$ = og_build_expr_name(ctx, OG_EX_CALL, &$1, &@1);
-                              $$->loc = @$; $$->args = $3.head; }
+                              $$->loc = @$;
+                              og_build_expr_args(ctx, $$, $3.head); }
 | '[' opt_exprs ']'         { $$ = og_build_expr(ctx, OG_EX_LIST, &@$);
-                              $$->args = $2.head; }
+                              og_build_expr_args(ctx, $$, $2.head); }
 | '(' expr ')'              { $$ = $2; }
 | '-' expr %prec NEG        { $$ = og_build_expr_op(ctx, OG_EX_NEG, 0, $2, NULL, &@$); }
 | expr '+' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_ADD, $1, $3, &@$); }

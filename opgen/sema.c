@@ -24,6 +24,7 @@ static void split_op_doc(og_arena *arena, const og_ast_doc *doc,
   while (*text == '\n') text++;
   const char *end = strstr(text, "\n\n");
   size_t n = end ? (size_t)(end - text) : strlen(text);
+  while (n && text[n - 1] == '\n') n--; /* a last, blank `///` line */
   char *sum = og_arena_strndup(arena, text, n);
   for (char *p = sum; *p; p++)
     if (*p == '\n') *p = ' ';

@@ -220,10 +220,29 @@ static void verify_op(og_diag *diag, const og_op *op, og_arena *a) {
   og_writer_free(&w);
 }
 
+/* OpList files are UTF-8 text, as spec files are: the first bad byte is
+ * an error where it is, before anything is parsed. */
+static bool check_encoding(og_diag *diag, const og_sources *sources,
+                           int index) {
+  const og_source *src = sources->items[index];
+  size_t bad = og_utf8_check(src->text, src->len);
+  if (bad == (size_t)-1) return true;
+  og_loc loc = {(uint32_t)index, (uint32_t)bad, (uint32_t)bad + 1};
+  unsigned char byte = (unsigned char)src->text[bad];
+  if (byte == 0)
+    og_error_at(diag, loc, "NUL byte in OpList; OpList files are UTF-8 "
+                "text");
+  else
+    og_error_at(diag, loc, "invalid UTF-8 byte 0x%02x; OpList files are "
+                "UTF-8 text", byte);
+  return false;
+}
+
 static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_diag_printer printer = {stderr, sources};
   og_diag diag;
   og_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  if (!check_encoding(&diag, sources, index)) return 1;
   const og_source *src = sources->items[index];
   og_model *m = og_tf_import(o->input, src->text, src->len, &diag);
   if (!m) return 1;

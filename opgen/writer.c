@@ -54,23 +54,54 @@ void og_w_write(og_writer *w, const char *s, size_t len) {
 
 void og_w_puts(og_writer *w, const char *s) { og_w_write(w, s, strlen(s)); }
 
-/* Formats into a stack buffer (a heap one when too long), adds `nl`
- * newlines, and writes the whole in one go. */
-static void format_write(og_writer *w, bool nl, const char *fmt, va_list ap) {
-  char small[256];
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = og_vsnprintf(small, sizeof small - 1, fmt, ap);
-  if (n < 0) n = 0;
-  char *text = small;
-  if ((size_t)n >= sizeof small - 1) {
-    text = og_xmalloc((size_t)n + 2);
-    og_vsnprintf(text, (size_t)n + 1, fmt, ap2);
-  }
-  va_end(ap2);
+/* The general case of format_write: the text in its own buffer, then
+ * through og_w_write. */
+static void format_copy(og_writer *w, bool nl, int n, const char *fmt,
+                        va_list ap) {
+  char *text = og_xmalloc((size_t)n + 2);
+  og_vsnprintf(text, (size_t)n + 1, fmt, ap);
   if (nl) text[n++] = '\n';
   og_w_write(w, text, (size_t)n);
-  if (text != small) free(text);
+  free(text);
+}
+
+/* printf, then `nl` a newline, as og_w_write would write the text. The
+ * usual case (one line, which fits the room reserved) is formatted in
+ * place after the line's indentation, with no copy. */
+static void format_write(og_writer *w, bool nl, const char *fmt, va_list ap) {
+  enum { ROOM = 256 };
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  char *at = reserve(w, pad + ROOM + 1) + pad;
+  va_list again;
+  va_copy(again, ap);
+  int n = og_vsnprintf(at, ROOM, fmt, ap);
+  if (n < 0) n = 0;
+  size_t len = (size_t)n;
+  /* Fits, and no newline inside: one chunk for og_w_write. */
+  if (len < ROOM && (len == 0 || !memchr(at, '\n', len - 1))) {
+    if (nl) at[len++] = '\n';
+    if (len > 0) {
+      if (pad && len == 1 && at[0] == '\n') { /* no trailing spaces */
+        memmove(at - pad, at, len);
+        pad = 0;
+      }
+      memset(at - pad, ' ', pad);
+      w->len += pad + len;
+      w->buf[w->len] = '\0';
+      w->at_line_start = at[len - 1] == '\n';
+    }
+  } else if (len < ROOM) { /* several lines: indent each */
+    char text[ROOM + 1];
+    memcpy(text, at, len);
+    if (nl) text[len++] = '\n';
+    w->buf[w->len] = '\0';
+    og_w_write(w, text, len);
+  } else {
+    w->buf[w->len] = '\0';
+    format_copy(w, nl, n, fmt, again);
+  }
+  va_end(again);
 }
 
 void og_w_vprintf(og_writer *w, const char *fmt, va_list ap) {

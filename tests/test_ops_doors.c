@@ -251,6 +251,7 @@ static void execute_refuses_nulls(void **state) {
   /* noutputs may be NULL. */
   expect_ok(opr_execute(ctx, "ZeroOut", inputs, 1, NULL, 0, &out, 1, NULL));
   opr_tensor_unref(out);
+  out = NULL; /* failed calls put no tensor there */
   /* Inputs with NULL tensors. */
   opr_input null_list[1] = {{NULL, 1}};
   expect_code(opr_execute(ctx, "ZeroOut", null_list, 1, NULL, 0, &out, 1, &n),
@@ -323,6 +324,108 @@ static void execute_refuses_bad_attrs(void **state) {
   assert_null(out);
   opr_tensor_unref(m);
   opr_tensor_unref(p);
+  opr_tensor_unref(x);
+}
+
+/* Runs an op without inputs with one attr; the status. */
+static opr_status attr_only(const char *op, opr_named_attr a) {
+  size_t n = 0;
+  return opr_execute(ctx, op, NULL, 0, &a, 1, NULL, 0, &n);
+}
+
+static void attr_values_are_checked_before_use(void **state) {
+  (void)state;
+  /* Lists whose items are NULL. */
+  opr_named_attr a = {"a", opr_attr_list(OPR_ATTR_TYPE, NULL, 3)};
+  expect_code(attr_only("TypeListExample", a), OPR_INVALID_ARGUMENT,
+              "TypeListExample: attr 'a'");
+  a = (opr_named_attr){"l_int", opr_attr_list(OPR_ATTR_INT, NULL, 2)};
+  expect_code(attr_only("AttrDefaultExampleForAllTypes", a),
+              OPR_INVALID_ARGUMENT, "attr 'l_int'");
+  /* Out-of-range type values, a shape without dims, a NULL func. */
+  a = (opr_named_attr){"t", {.kind = OPR_ATTR_TYPE, .u.type = 999}};
+  expect_code(attr_only("NumberType", a), OPR_INVALID_ARGUMENT,
+              "NumberType: attr 't'");
+  a = (opr_named_attr){"t", {.kind = OPR_ATTR_TYPE, .u.type = -7}};
+  expect_code(attr_only("RestrictedTypeExample", a), OPR_INVALID_ARGUMENT,
+              "attr 't'");
+  a = (opr_named_attr){"sh", {.kind = OPR_ATTR_SHAPE, .u.shape = {3, NULL}}};
+  expect_code(attr_only("AttrDefaultExampleForAllTypes", a),
+              OPR_INVALID_ARGUMENT, "attr 'sh'");
+  a = (opr_named_attr){"sh", {.kind = OPR_ATTR_SHAPE, .u.shape = {-9, NULL}}};
+  expect_code(attr_only("AttrDefaultExampleForAllTypes", a),
+              OPR_INVALID_ARGUMENT, "attr 'sh'");
+  a = (opr_named_attr){"e", {.kind = OPR_ATTR_STRING, .u.s = {NULL, 5}}};
+  expect_code(attr_only("EnumExample", a), OPR_INVALID_ARGUMENT,
+              "EnumExample: attr 'e'");
+  a = (opr_named_attr){"te", {.kind = OPR_ATTR_TENSOR, .u.tensor = NULL}};
+  expect_code(attr_only("AttrDefaultExampleForAllTypes", a),
+              OPR_INVALID_ARGUMENT, "AttrDefaultExampleForAllTypes: attr "
+              "'te' is NULL");
+  /* opr_attr_tensor(NULL) is "not given": the default applies (and the
+   * op has no kernel). */
+  a = (opr_named_attr){"te", opr_attr_tensor(NULL)};
+  expect_code(attr_only("AttrDefaultExampleForAllTypes", a),
+              OPR_UNIMPLEMENTED, "no kernel");
+}
+
+/* Pad with paddings of `dims` holding `values` (int64). */
+static opr_status pad_with(int rank, const int64_t *dims,
+                           const int64_t *values, size_t nvalues,
+                           opr_tensor **out) {
+  const int64_t xd[2] = {2, 3};
+  opr_tensor *x = NULL, *p = NULL;
+  expect_ok(opr_tensor_new(OPR_DT_FLOAT, 2, xd, &x));
+  expect_ok(opr_tensor_from_data(OPR_DT_INT64, rank, dims, values,
+                                 nvalues * sizeof *values, &p));
+  const opr_tensor *xl[1] = {x}, *pl[1] = {p};
+  opr_input in[2] = {{xl, 1}, {pl, 1}};
+  opr_named_attr t = {"Tpaddings", {.kind = OPR_ATTR_TYPE,
+                                    .u.type = OPR_DT_INT64}};
+  size_t n = 0;
+  opr_status s = opr_execute(ctx, "Pad", in, 2, &t, 1, out, 1, &n);
+  opr_tensor_unref(x);
+  opr_tensor_unref(p);
+  return s;
+}
+
+static void pad_amounts_that_overflow_are_invalid(void **state) {
+  (void)state;
+  opr_tensor *out = NULL;
+  const int64_t pd[2] = {2, 2};
+  const int64_t huge[4] = {INT64_MAX, 1, 0, 0};
+  expect_code(pad_with(2, pd, huge, 4, &out), OPR_INVALID_ARGUMENT,
+              "overflow");
+  const int64_t big[4] = {INT64_C(1) << 40, INT64_C(1) << 40, 1 << 30, 0};
+  expect_code(pad_with(2, pd, big, 4, &out), OPR_INVALID_ARGUMENT,
+              "too large");
+  const int64_t neg[4] = {0, 0, -1, 0};
+  expect_code(pad_with(2, pd, neg, 4, &out), OPR_INVALID_ARGUMENT,
+              "must be >= 0");
+  const int64_t wrong[2] = {3, 2};
+  const int64_t six[6] = {0};
+  expect_code(pad_with(2, wrong, six, 6, &out), OPR_INVALID_ARGUMENT,
+              "paddings must have shape [2, 2]");
+  const int64_t flat[1] = {4};
+  expect_code(pad_with(1, flat, six, 4, &out), OPR_INVALID_ARGUMENT,
+              "paddings must have shape [2, 2]");
+  assert_null(out);
+}
+
+static void zero_out_index_beyond_the_tensor_is_invalid(void **state) {
+  (void)state;
+  opr_tensor *x = int32_vec(3), *out = NULL;
+  demo_zero_out_attrs attrs = {.preserve_index = INT64_MAX};
+  expect_code(demo_zero_out(ctx, x, &attrs, &out), OPR_INVALID_ARGUMENT,
+              "ZeroOut: preserve_index 9223372036854775807 is out of range "
+              "for a tensor of 3 elements");
+  assert_null(out);
+  /* An empty tensor gives an empty output, whatever the index. */
+  opr_tensor *empty = int32_vec(0);
+  expect_ok(demo_zero_out(ctx, empty, &attrs, &out));
+  assert_int_equal(out->num_elements, 0);
+  opr_tensor_unref(out);
+  opr_tensor_unref(empty);
   opr_tensor_unref(x);
 }
 
@@ -532,6 +635,9 @@ int main(void) {
       cmocka_unit_test(shard_takes_null_context_and_function),
       cmocka_unit_test(execute_refuses_nulls),
       cmocka_unit_test(execute_refuses_bad_attrs),
+      cmocka_unit_test(attr_values_are_checked_before_use),
+      cmocka_unit_test(pad_amounts_that_overflow_are_invalid),
+      cmocka_unit_test(zero_out_index_beyond_the_tensor_is_invalid),
       cmocka_unit_test(invoke_refuses_nulls),
       cmocka_unit_test(wrappers_refuse_nulls),
       cmocka_unit_test(infer_shapes_refuses_nulls),

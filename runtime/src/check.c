@@ -160,7 +160,30 @@ OPR_COLD static opr_status infer_type_attr(opr_call *call, size_t arg,
   return OPR_OK;
 }
 
+OPR_NOINLINE static opr_status infer_type_attr_general(opr_call *call,
+                                                       size_t arg,
+                                                       size_t attr);
+
 opr_status opr_infer_type_attr(opr_call *call, size_t arg, size_t attr) {
+  const opr_attr_def *d = &call->op->attrs[attr];
+  opr_attr_value *v = &call->attrs[attr];
+  const opr_input *in = &call->inputs[arg];
+  /* Fastest path: an unset attr inferred from one tensor. */
+  if (v->kind == OPR_ATTR_UNSET && in->count == 1 && in->tensors &&
+      in->tensors[0]) {
+    opr_dtype dt = in->tensors[0]->dtype;
+    if (!d->allowed_types || opr_dtype_in_set(dt, d->allowed_types)) {
+      *v = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = dt};
+      return OPR_OK;
+    }
+  }
+  return infer_type_attr_general(call, arg, attr);
+}
+
+/* Several tensors, or a value given: agreement, then the messages. */
+OPR_NOINLINE static opr_status infer_type_attr_general(opr_call *call,
+                                                       size_t arg,
+                                                       size_t attr) {
   const opr_attr_def *d = &call->op->attrs[attr];
   opr_attr_value *v = &call->attrs[attr];
   const opr_input *in = &call->inputs[arg];

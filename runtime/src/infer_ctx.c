@@ -175,8 +175,10 @@ static opr_status list_mismatch(opr_infer_ctx *c, size_t arg, size_t j) {
       opr_infer_shape_text(b, tb, sizeof tb));
 }
 
-opr_status opr_infer_input_shape(opr_infer_ctx *c, size_t arg,
-                                 opr_shape *out) {
+/* A list input: its tensors' shapes merged. */
+OPR_NOINLINE static opr_status merged_input_shape(opr_infer_ctx *c,
+                                                  size_t arg,
+                                                  opr_shape *out) {
   size_t n = num_inputs(c, arg);
   *out = input_at(c, arg, 0);
   for (size_t j = 1; j < n; j++) {
@@ -186,6 +188,17 @@ opr_status opr_infer_input_shape(opr_infer_ctx *c, size_t arg,
     if (s) return s; /* out of memory */
   }
   return OPR_OK;
+}
+
+opr_status opr_infer_input_shape(opr_infer_ctx *c, size_t arg,
+                                 opr_shape *out) {
+  /* One tensor of a call (the usual case): its shape, without a loop. */
+  if (c->tensors && arg < c->op->ninputs && c->tensors[arg].count == 1) {
+    const opr_tensor *t = c->tensors[arg].tensors[0];
+    *out = (opr_shape){t->rank, t->dims};
+    return OPR_OK;
+  }
+  return merged_input_shape(c, arg, out);
 }
 
 opr_status opr_infer_input_rank(opr_infer_ctx *c, size_t arg, int64_t *out) {
@@ -286,8 +299,8 @@ static inline opr_status copy_shape(opr_infer_ctx *c, opr_shape s,
 }
 
 /* Output tensors [first, first + n) get a copy of `s`. */
-static opr_status set_outputs(opr_infer_ctx *c, size_t first, size_t n,
-                              opr_shape s) {
+OPR_NOINLINE static opr_status set_outputs(opr_infer_ctx *c, size_t first,
+                                           size_t n, opr_shape s) {
   opr_shape copy;
   opr_status st = copy_shape(c, s, &copy);
   if (st) return st;
@@ -295,9 +308,24 @@ static opr_status set_outputs(opr_infer_ctx *c, size_t first, size_t n,
   return OPR_OK;
 }
 
-opr_status opr_infer_set_output(opr_infer_ctx *c, size_t arg, opr_shape s) {
+OPR_NOINLINE static opr_status set_output_general(opr_infer_ctx *c,
+                                                  size_t arg, opr_shape s) {
   if (arg >= c->op->noutputs) return no_output(c, arg, 0);
   return set_outputs(c, output_first(c, arg), num_outputs(c, arg), s);
+}
+
+opr_status opr_infer_set_output(opr_infer_ctx *c, size_t arg, opr_shape s) {
+  /* The first output, one tensor (the usual case): nothing to count. */
+  const opr_op_def *op = c->op;
+  if (arg == 0 && op->noutputs > 0 &&
+      op->outputs[0].number_attr == OPR_NO_ATTR &&
+      op->outputs[0].type_list_attr == OPR_NO_ATTR) {
+    opr_shape copy; /* the output keeps its shape when this fails */
+    opr_status st = copy_shape(c, s, &copy);
+    if (!st) c->outputs[0] = copy;
+    return st;
+  }
+  return set_output_general(c, arg, s);
 }
 
 opr_status opr_infer_set_output_dims(opr_infer_ctx *c, size_t arg, int rank,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Marks the functions that build error messages, so that the fast paths
  * calling them stay small. */
@@ -13,6 +14,14 @@
 #define OPR_COLD __attribute__((cold, noinline))
 #else
 #define OPR_COLD
+#endif
+
+/* Marks the general case behind a short fast path, so that inlining it
+ * does not make the fast path save and restore every register. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_NOINLINE __attribute__((noinline))
+#else
+#define OPR_NOINLINE
 #endif
 
 struct opr_context {
@@ -123,6 +132,23 @@ opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
 opr_status opr_tensor_create_shell(const char *who, opr_dtype dtype,
                                    int rank, const int64_t *dims,
                                    opr_tensor **out);
+
+/* Host memory for tensors (host_alloc.c). Blocks of OPR_HOST_LARGE bytes
+ * and more are kept for reuse when freed (see opr_tensor_cache_limit).
+ * opr_host_free takes the size given to opr_host_alloc. */
+#define OPR_HOST_LARGE ((size_t)1 << 20)
+void *opr_host_alloc_large(size_t size);
+void opr_host_free_large(void *p);
+
+static inline void *opr_host_alloc(size_t size) {
+  return size < OPR_HOST_LARGE ? malloc(size ? size : 1)
+                               : opr_host_alloc_large(size);
+}
+
+static inline void opr_host_free(void *p, size_t size) {
+  if (size < OPR_HOST_LARGE) free(p);
+  else opr_host_free_large(p);
+}
 
 /* One lock guards both registries (registration is rare; calls never
  * take it). */

@@ -150,9 +150,10 @@ OPR_COLD opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
   return r;
 }
 
-static opr_status alloc_output(opr_kernel_ctx *k, size_t arg, size_t index,
-                               int rank, const int64_t *dims,
-                               opr_tensor **out);
+OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
+                                            size_t index, int rank,
+                                            const int64_t *dims,
+                                            opr_tensor **out);
 
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
@@ -173,9 +174,10 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
   return alloc_output(k, arg, index, rank, dims, out);
 }
 
-static opr_status alloc_output(opr_kernel_ctx *k, size_t arg, size_t index,
-                               int rank, const int64_t *dims,
-                               opr_tensor **out) {
+OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
+                                            size_t index, int rank,
+                                            const int64_t *dims,
+                                            opr_tensor **out) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
   if (arg >= op->noutputs || index >= opr_output_count_fast(call, arg))

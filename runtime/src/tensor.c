@@ -115,7 +115,7 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
   /* Not calloc: glibc's calloc bypasses the per-thread cache, which makes
    * a small tensor cost twice as much. Two memsets, so that the compiler
    * does not fold them back into a calloc. */
-  opr_tensor *t = malloc(head + data);
+  opr_tensor *t = opr_host_alloc(head + data);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
                            "allocating %zu bytes", who, head + data);
   memset(t, 0, sizeof *t);
@@ -124,7 +124,7 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
   if (rank > OPR_INLINE_DIMS) {
     d = t->dims_heap = malloc((size_t)rank * sizeof *d);
     if (!d) {
-      free(t);
+      opr_host_free(t, head + data);
       return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", who);
     }
   }
@@ -175,8 +175,8 @@ opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
   if (dtype == OPR_DT_STRING)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: string tensors are made "
                      "with opr_tensor_from_strings", who);
-  opr_tensor *t;
-  opr_status s = opr_tensor_create(who, dtype, rank, dims, &t);
+  opr_tensor *t; /* not cleared: the copy below writes every byte */
+  opr_status s = opr_tensor_create_output(who, dtype, rank, dims, &t);
   if (s) return s;
   if (nbytes != t->nbytes || (nbytes > 0 && !data)) {
     char shape[128];
@@ -262,7 +262,15 @@ static void tensor_destroy(opr_tensor *t) {
   }
   if (t->release) t->release(t);
   free(t->dims_heap);
-  free(t);
+  /* The size tensor_alloc asked for (the data follows a host tensor's
+   * header) matters only for a large block. */
+  size_t head = header_size();
+  if (t->nbytes < OPR_HOST_LARGE - head) {
+    free(t);
+    return;
+  }
+  bool host = t->data == (void *)((char *)t + head);
+  opr_host_free(t, head + (host ? t->nbytes : 0));
 }
 
 void opr_tensor_unref(opr_tensor *t) {

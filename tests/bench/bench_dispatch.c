@@ -87,8 +87,10 @@ int bench_dispatch(bool quick) {
     opr_status_free(s);
     return 1;
   }
-  long calls = 100000;
-  int rounds = quick ? 5 : 41;
+  /* Short batches (about 2 ms), many rounds: on a busy machine some
+   * batches run without being preempted, and the best one is the cost. */
+  long calls = 20000;
+  int rounds = quick ? 25 : 201;
   double best[3];
   int failed = per_call(&f, calls, rounds, best);
   double direct = best[0], typed = best[1], generic = best[2];

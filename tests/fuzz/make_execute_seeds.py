@@ -69,9 +69,11 @@ def name(n):
 
 
 def attr_int(n, v):
-    if -17 < v < 0 or v > 127 or v < -128:
-        return name(n) + bytes([A_INT, 0xF6]) + struct.pack("<q", v)
-    return name(n) + bytes([A_INT, v & 0xFF])
+    if 0 <= v < 0x80:
+        return name(n) + bytes([A_INT, v])
+    if -64 <= v < 0:
+        return name(n) + bytes([A_INT, 0x7F - v])
+    return name(n) + bytes([A_INT, 0xCF]) + struct.pack("<q", v)
 
 
 def attr_type(n, dt):
@@ -155,7 +157,7 @@ def seeds():
         [attr_int("a", 1)])
     yield "all_attr_types", call("AttrDefaultExampleForAllTypes", [], [
         attr_string("s", b"bar"), attr_int("i", -3),
-        name("f") + bytes([A_FLOAT, 0xF0]),  # nan
+        name("f") + bytes([A_FLOAT, 0xC0]),  # nan
         name("b") + bytes([A_BOOL, 0]), attr_type("ty", HALF),
         attr_shape("sh", [2, -1, 3]),
         name("te") + bytes([A_TENSOR]) + tensor(DATA, INT32, [1], [5]),
@@ -174,10 +176,52 @@ def seeds():
                       partial=True))],
         flags=INFER)
     yield "infer_pad_unknown_rank", call("Pad", [
-        single(bytes([NONE, FLOAT, 0xF0])),  # rank -1
+        single(bytes([NONE, FLOAT, 0xE0])),  # rank -1
         single(tensor(NONE, INT32, [3, 2], partial=True))], flags=INFER)
     yield "infer_matrix_example", call("MatrixExample", [
-        single(bytes([NONE, FLOAT, 0xF0]))], flags=INFER)
+        single(bytes([NONE, FLOAT, 0xE0]))], flags=INFER)
+
+    # the shape-form ops of tests/shape/forms.op (infer mode)
+    def p(shape):
+        return single(tensor(NONE, FLOAT, shape, partial=True))
+    yield "infer_arith", call("Arith", [p([4, 6])], flags=INFER)
+    yield "infer_parens", call("Parens", [p([3, -1])], flags=INFER)
+    yield "infer_negation", call("Negation", [p([0])], flags=INFER)
+    yield "infer_last_dims", call("LastDims", [p([1, 2, 3])], flags=INFER)
+    yield "infer_broadcast", call("Broadcast", [p([2, 1, 3]), p([4, 1])],
+                                  flags=INFER)
+    yield "infer_broadcast_mixed", call("BroadcastMixed", [p([-1, 3])],
+        [attr_shape("s", [1, 3])], flags=INFER)
+    yield "infer_attr_shape", call("AttrShape", [p([])],
+        [attr_shape("s", [2, -1, 5])], flags=INFER)
+    yield "infer_attr_dim", call("AttrDim", [p([3])], [attr_int("k", 4)],
+                                 flags=INFER)
+    yield "infer_compare", call("Compare", [p([2, 3]), p([2, 4])],
+                                flags=INFER)
+    yield "infer_in_range", call("InRange", [p([2, 5]), p([1])], flags=INFER)
+    yield "infer_same", call("Same", [p([2, -1]), p([-1, 3]), p([2, 3])],
+                             flags=INFER)
+    yield "infer_list_output", call("ListOutput", [p([5])],
+        [attr_int("N", 3)], flags=INFER)
+    yield "infer_merge_many", call("MergeMany", [p([2]), p([-1]), listed(
+        tensor(NONE, FLOAT, [2], partial=True))], flags=INFER)
+    yield "infer_custom", call("Custom", [p([2, 3])], [attr_int("N", 2)],
+                               flags=INFER)
+    yield "infer_keywords", call("Keywords", [p([2, 3]), p([2]), p([2])],
+                                 flags=INFER)
+    yield "infer_some_outputs", call("SomeOutputs", [p([7, 1])], flags=INFER)
+    # the ops of fuzz_ops.op (kernels in fuzz_kernels.c)
+    yield "fuzz_lists", call("FuzzLists", [single(tensor(DATA, INT32, [2],
+        [1, 2]))], [attr_int("N", 2), attr_int("M", 3),
+        attr_type_list("L", [FLOAT, STRING])], outputs=8)
+    yield "fuzz_lists_preallocated", call("FuzzLists", [single(
+        tensor(NEW, DOUBLE, [2, 2]))], [attr_int("N", 1)], outputs=3)
+    yield "fuzz_echo", call("FuzzEcho", [listed(
+        tensor(DATA, INT16, [3], [1, 2, 3]),
+        tensor(STRINGS, STRING, [2], [b"ab", b""]))], outputs=2,
+        flags=TWO_THREADS)
+    yield "infer_fuzz_lists", call("FuzzLists", [p([2, -1])],
+        [attr_int("N", 2), attr_type_list("L", [INT32])], flags=INFER)
 
 
 def main():

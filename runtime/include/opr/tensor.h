@@ -61,6 +61,14 @@ opr_tensor *opr_tensor_ref(opr_tensor *t);
 /* Drops one reference; frees the tensor with the last. NULL is ignored. */
 void opr_tensor_unref(opr_tensor *t);
 
+/* The host memory of freed large tensors (1 MiB and more) is kept for
+ * reuse, up to `bytes` in all (1 GiB unless set; 0 keeps none and frees
+ * what is kept), as TensorFlow's BFC allocator keeps its pool: an op run
+ * again on tensors of the same size writes into memory already mapped
+ * instead of faulting fresh pages in. Returns the previous limit.
+ * Thread-safe. */
+size_t opr_tensor_cache_limit(size_t bytes);
+
 /* Element count for a shape, or -1 on a negative dim or overflow. */
 int64_t opr_shape_num_elements(int rank, const int64_t *dims);
 /* Writes "[2, 3]" (or "?" for rank -1, "?" for dims < 0). */
