@@ -1,10 +1,11 @@
 /* The C generation driver: groups ops by spec file, checks what only C
  * can get wrong (prefixes and identifiers that collide), and renders
- * three files per spec file. */
+ * three files per spec file, on three threads. */
 #include "emit_c.h"
 
 #include "emit_c_internal.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,49 @@ static bool check_names(const og_c_file *f, og_diag *diag) {
   return ok;
 }
 
+/* One of a file's three outputs, rendered with its own scratch arena, so
+ * that the three can render on threads of their own (the per-op names
+ * and wrapper parameters of f->cache are complete by then and only
+ * read). */
+typedef struct render_job {
+  og_c_file file; /* a copy, with `arena` */
+  og_arena arena;
+  void (*emit)(const og_c_file *f, og_writer *w);
+  og_writer *w;
+} render_job;
+
+static void *render(void *arg) {
+  render_job *j = arg;
+  j->emit(&j->file, j->w);
+  return NULL;
+}
+
+/* Renders header, source and kernel header of f into w[0..2]: the source
+ * (the largest) on this thread, the other two on two more; each output is
+ * the same bytes as rendered alone. Where a thread cannot be started, its
+ * output renders here. */
+static void render_file(const og_c_file *f, og_writer *const w[3]) {
+  static void (*const emit[3])(const og_c_file *, og_writer *) = {
+      og_emit_c_header, og_emit_c_source, og_emit_c_kernels};
+  for (size_t i = 0; i < f->nops; i++) og_c_wrapper_params(f, f->ops[i]);
+  render_job jobs[3];
+  pthread_t threads[3];
+  bool started[3] = {false, false, false};
+  for (int i = 0; i < 3; i++) {
+    jobs[i] = (render_job){.file = *f, .emit = emit[i], .w = w[i]};
+    og_arena_init(&jobs[i].arena);
+    jobs[i].file.arena = &jobs[i].arena;
+  }
+  for (int i = 0; i < 3; i += 2)
+    started[i] = pthread_create(&threads[i], NULL, render, &jobs[i]) == 0;
+  render(&jobs[1]);
+  for (int i = 0; i < 3; i += 2) {
+    if (started[i]) pthread_join(threads[i], NULL);
+    else render(&jobs[i]);
+  }
+  for (int i = 0; i < 3; i++) og_arena_free(&jobs[i].arena);
+}
+
 bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
                og_diag *diag) {
   og_arena arena;
@@ -155,12 +199,16 @@ bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
   for (size_t i = 0; ok && i < n; i++) {
     const og_c_file *f = &files[i];
     const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
-    og_emit_c_header(f, og_outputs_add(out, og_arena_printf(
-                            &arena, "%s%s%s_ops.h", dir, sep, f->stem)));
-    og_emit_c_source(f, og_outputs_add(out, og_arena_printf(
-                            &arena, "%s%s%s_ops.c", dir, sep, f->stem)));
-    og_emit_c_kernels(f, og_outputs_add(out, og_arena_printf(
-                             &arena, "%s%s%s_kernels.h", dir, sep, f->stem)));
+    static const char *const suffixes[3] = {"_ops.h", "_ops.c",
+                                            "_kernels.h"};
+    size_t first = out->count;
+    for (int k = 0; k < 3; k++)
+      og_outputs_add(out, og_arena_printf(&arena, "%s%s%s%s", dir, sep,
+                                          f->stem, suffixes[k]));
+    /* Taken once all three are added: adding may move the array. */
+    og_writer *const w[3] = {&out->items[first].w, &out->items[first + 1].w,
+                             &out->items[first + 2].w};
+    render_file(f, w);
   }
   og_arena_free(&arena);
   return ok;

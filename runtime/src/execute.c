@@ -38,6 +38,10 @@ static opr_status layout_outputs(opr_call *call, opr_tensor **outputs,
     size_t count = opr_output_count(call, o);
     call->outputs[o].tensors = outputs ? outputs + (n < max ? n : max) : NULL;
     call->outputs[o].count = count;
+    if (count > SIZE_MAX - n) /* lengths from attrs: the sum must not wrap */
+      return opr_error(OPR_INVALID_ARGUMENT, "%s: its attrs give more "
+                       "output tensors than can be counted; room for %zu",
+                       op->name, outputs ? max : 0);
     n += count;
   }
   if (n > 0 && (!outputs || n > max))

@@ -53,9 +53,12 @@ static opr_status preallocate(opr_kernel_ctx *k, const opr_infer_ctx *c) {
 static opr_status ctx_for_call(opr_infer_ctx *c, const opr_call *call) {
   const opr_op_def *op = call->op;
   size_t n = 0;
-  for (size_t o = 0; o < op->noutputs; o++) n += opr_output_count_fast(call, o);
-  if (n > INFER_INLINE_OUTPUTS)
-    return opr_infer_ctx_init(c, op, call->attrs, call->inputs, NULL);
+  for (size_t o = 0; o < op->noutputs; o++) {
+    size_t count = opr_output_count_fast(call, o);
+    if (count > INFER_INLINE_OUTPUTS - n) /* more (or a sum that wraps) */
+      return opr_infer_ctx_init(c, op, call->attrs, call->inputs, NULL);
+    n += count;
+  }
   c->op = op;
   c->attrs = call->attrs;
   c->tensors = call->inputs;

@@ -58,6 +58,18 @@ size_t opr_infer_output_first(const opr_infer_ctx *c, size_t arg) {
   return output_first(c, arg);
 }
 
+/* The number of output tensors, or SIZE_MAX when their shapes would not
+ * fit in memory (attrs may give any length: the sum must not wrap). */
+static size_t total_outputs(const opr_infer_ctx *c) {
+  size_t total = 0, most = SIZE_MAX / sizeof(opr_shape);
+  for (size_t o = 0; o < c->op->noutputs; o++) {
+    size_t n = num_outputs(c, o);
+    if (n > most - total) return SIZE_MAX;
+    total += n;
+  }
+  return total;
+}
+
 opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
                               const opr_attr_value *attrs,
                               const opr_input *tensors,
@@ -69,9 +81,10 @@ opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
   c->free_dims = c->dims_inline;
   c->free_count = INFER_INLINE_DIMS;
   c->chunks = NULL;
-  c->noutputs = output_first(c, op->noutputs);
-  c->outputs = c->noutputs <= INFER_INLINE_OUTPUTS
-                   ? c->outputs_inline
+  c->noutputs = total_outputs(c);
+  c->outputs = c->noutputs <= INFER_INLINE_OUTPUTS ? c->outputs_inline
+               : c->noutputs == SIZE_MAX
+                   ? NULL
                    : malloc(c->noutputs * sizeof *c->outputs);
   if (!c->outputs)
     return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory inferring "

@@ -150,34 +150,9 @@ OPR_COLD opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
   return r;
 }
 
-OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
-                                            size_t index, int rank,
-                                            const int64_t *dims,
-                                            opr_tensor **out);
-
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out) {
-  /* Fast path: the tensor allocated from the inferred shape, asked for
-   * with that shape. Anything else takes the full path below. */
-  const opr_call *call = k->call;
-  if (k->outputs_preallocated && arg < call->op->noutputs &&
-      index < opr_output_count_fast(call, arg)) {
-    opr_tensor *t = call->outputs[arg].tensors[index];
-    if (t && t->rank == rank &&
-        (rank == 0 ||
-         (dims && memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0))) {
-      if (out) *out = t;
-      return OPR_OK;
-    }
-  }
-  return alloc_output(k, arg, index, rank, dims, out);
-}
-
-OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
-                                            size_t index, int rank,
-                                            const int64_t *dims,
-                                            opr_tensor **out) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
   if (arg >= op->noutputs || index >= opr_output_count_fast(call, arg))
@@ -185,8 +160,16 @@ OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
                      "element %zu, which the op does not have", op->name,
                      arg, index);
   opr_tensor **slot = &call->outputs[arg].tensors[index];
-  if (*slot && k->outputs_preallocated) /* from the inferred shape */
-    return opr_infer_take_output(k, arg, index, rank, dims, out);
+  if (*slot && k->outputs_preallocated) { /* from the inferred shape */
+    const opr_tensor *t = *slot;
+    if (t->rank == rank &&
+        (rank == 0 ||
+         (dims && memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0))) {
+      if (out) *out = *slot;
+      return OPR_OK;
+    }
+    return opr_infer_take_output(k, arg, index, rank, dims, out); /* says why */
+  }
   if (*slot)
     return opr_error(OPR_INTERNAL, "%s: the kernel allocates output '%s' "
                      "element %zu twice", op->name, op->outputs[arg].name,
