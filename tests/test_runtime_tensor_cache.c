@@ -81,6 +81,21 @@ static void from_data_copies_into_reused_memory(void **state) {
   opr_tensor_unref(t);
 }
 
+/* The default limit is 0 under AddressSanitizer: set one for the tests. */
+static size_t saved_limit;
+
+static int setup(void **state) {
+  (void)state;
+  saved_limit = opr_tensor_cache_limit((size_t)1 << 30);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  opr_tensor_cache_limit(saved_limit);
+  return 0;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_freed_large_block_is_reused),
@@ -89,5 +104,5 @@ int main(void) {
       cmocka_unit_test(a_zero_limit_keeps_nothing),
       cmocka_unit_test(from_data_copies_into_reused_memory),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -34,8 +34,20 @@ enum {
   BLOCK_HEADER = 64,
 };
 
-/* The default limit of memory kept for reuse. */
+/* The default limit of memory kept for reuse: none under AddressSanitizer,
+ * where a reused block would hide a use after free of a large tensor. */
+#if defined(__SANITIZE_ADDRESS__)
+#define OPR_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPR_ASAN 1
+#endif
+#endif
+#ifdef OPR_ASAN
+#define DEFAULT_CACHE_LIMIT ((size_t)0)
+#else
 #define DEFAULT_CACHE_LIMIT ((size_t)1 << 30)
+#endif
 
 typedef struct block_header {
   size_t capacity; /* bytes after the header */

@@ -26,6 +26,16 @@ static opr_status preallocate(opr_kernel_ctx *k, const opr_infer_ctx *c) {
     if (!fully_defined(c->outputs[i])) return OPR_OK;
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
+  if (c->noutputs == 1 && op->noutputs == 1 && k->device == OPR_DEVICE_CPU &&
+      !call->outputs[0].tensors[0]) { /* one output tensor, on the host */
+    opr_shape s = c->outputs[0];
+    opr_status st = opr_tensor_create_output(
+        "opr_tensor_new", opr_output_dtype_fast(call, 0, 0), s.rank, s.dims,
+        &call->outputs[0].tensors[0]);
+    if (st) return opr_output_alloc_error(op, 0, st);
+    k->outputs_preallocated = true;
+    return OPR_OK;
+  }
   size_t flat = 0;
   for (size_t o = 0; o < op->noutputs; o++) {
     size_t n = opr_output_count_fast(call, o);

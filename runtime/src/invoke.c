@@ -76,17 +76,34 @@ static opr_status check_filled(const opr_call *call) {
   return OPR_OK;
 }
 
-opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
-  /* The slots are checked (whatever the op's check did) and cleared, so
-   * that a failure releases exactly what the kernel allocated. */
-  const opr_op_def *op = call->op;
-  if (opr_first_bad_output(call) != op->noutputs)
-    return opr_check_outputs(call);
-  for (size_t o = 0; o < op->noutputs; o++) {
+/* The op has one output, of one tensor (most ops): its slot is checked
+ * and cleared without the loops over output lengths. */
+static inline bool single_output(const opr_op_def *op) {
+  return op->noutputs == 1 && op->outputs[0].number_attr == OPR_NO_ATTR &&
+         op->outputs[0].type_list_attr == OPR_NO_ATTR;
+}
+
+/* Clears every slot of every output. */
+static void clear_outputs(opr_call *call) {
+  for (size_t o = 0; o < call->op->noutputs; o++) {
     opr_output *out = &call->outputs[o];
     if (!out->tensors) continue; /* an empty list output */
     if (out->count == 1) out->tensors[0] = NULL;
     else memset(out->tensors, 0, out->count * sizeof *out->tensors);
+  }
+}
+
+opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+  /* The slots are checked (whatever the op's check did) and cleared, so
+   * that a failure releases exactly what the kernel allocated. */
+  const opr_op_def *op = call->op;
+  opr_output *single = single_output(op) ? call->outputs : NULL;
+  if (single && single->tensors && single->count == 1) {
+    single->tensors[0] = NULL;
+  } else {
+    if (opr_first_bad_output(call) != op->noutputs)
+      return opr_check_outputs(call);
+    clear_outputs(call);
   }
   const opr_kernel_rec *r = select_kernel(call, ctx->device);
   if (!r) return no_kernel(call, ctx->device);
@@ -98,7 +115,9 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
     s = k.device == OPR_DEVICE_CPU && opr_inputs_on_host(call)
             ? r->def.fn(&k)
             : opr_device_run(&k);
-  if (!s) s = check_filled(call);
+  if (!s)
+    s = !single ? check_filled(call)
+        : single->tensors[0] ? OPR_OK : unset_output(call, 0, 0);
   if (s) release_outputs(call);
   return s;
 }
