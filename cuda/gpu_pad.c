@@ -3,41 +3,23 @@
  * dimension starts) is made and checked here and passed to the kernel by
  * value. Ranks up to OPGEN_CUDA_PAD_MAX_RANK. */
 #include "gpu.h"
+#include "pad_check.h"
 
-#include <inttypes.h>
 #include <string.h>
 
-static const char *const mode_names[] = {"CONSTANT", "REFLECT", "SYMMETRIC"};
-
-static int64_t padding(const opr_tensor *paddings, int64_t i) {
-  if (paddings->dtype == OPR_DT_INT64)
-    return ((const int64_t *)paddings->data)[i];
-  return ((const int32_t *)paddings->data)[i];
-}
+_Static_assert((int)OPGEN_CUDA_PAD_REFLECT == (int)DEMO_PAD_MODE_REFLECT &&
+                   (int)OPGEN_CUDA_PAD_SYMMETRIC == (int)DEMO_PAD_MODE_SYMMETRIC,
+               "the GPU plan numbers Pad's modes as the op does");
 
 /* Checks dimension d's paddings against the mode; sets the plan's dims. */
 static opr_status plan_dim(const opr_kernel_ctx *k, opgen_cuda_pad_plan *p,
                            int d) {
-  const char *op = k->call->op->name;
   const opr_tensor *pads = demo_pad_input_paddings(k);
-  int64_t lo = padding(pads, 2 * d), hi = padding(pads, 2 * d + 1);
-  int64_t n = p->in_dims[d];
-  if (lo < 0 || hi < 0)
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: paddings of dimension %d "
-                     "are (%" PRId64 ", %" PRId64 "); they must be >= 0", op,
-                     d, lo, hi);
-  int64_t limit = p->mode == OPGEN_CUDA_PAD_REFLECT ? n - 1 : n;
-  if (p->mode != OPGEN_CUDA_PAD_CONSTANT && (lo > limit || hi > limit))
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: %s paddings of dimension %d "
-                     "are (%" PRId64 ", %" PRId64 "); each must be %s the "
-                     "dimension's size %" PRId64, op, mode_names[p->mode], d,
-                     lo, hi, p->mode == OPGEN_CUDA_PAD_REFLECT ? "less than"
-                                                               : "at most",
-                     n);
-  if (lo > INT64_MAX - n || hi > INT64_MAX - n - lo)
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: paddings of dimension %d "
-                     "(%" PRId64 ", %" PRId64 ") overflow its size", op, d,
-                     lo, hi);
+  int64_t lo = pad_check_amount(pads, 2 * d);
+  int64_t hi = pad_check_amount(pads, 2 * d + 1), n = p->in_dims[d];
+  char why[256];
+  if (!pad_check_dim((demo_pad_mode)p->mode, d, lo, hi, n, why, sizeof why))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: %s", k->call->op->name, why);
   p->before[d] = lo;
   p->out_dims[d] = lo + n + hi;
   return OPR_OK;

@@ -3,8 +3,8 @@
  * last dimension); each row maps to one input row, or to none when it
  * lies in the padding of an outer dimension (CONSTANT). */
 #include "kernels.h"
+#include "pad_check.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,40 +81,14 @@ static void pad_block(void *arg, int64_t begin, int64_t end) {
     a->plan->row(a->plan, r, pad_input_row(a->plan, r, a->size));
 }
 
-/* Paddings element i, whatever its integer type. */
-static int64_t pad_amount(const opr_tensor *paddings, int64_t i) {
-  switch (paddings->dtype) {
-#define PAD_READ(ID, CT) \
-  case OPR_DT_##ID: return ((const CT *)paddings->data)[i];
-  DEMO_PAD_TPADDINGS_TYPES(PAD_READ)
-#undef PAD_READ
-  default: return 0; /* the op's check admits no other type */
-  }
-}
-
-static const char *const mode_names[] = {"CONSTANT", "REFLECT", "SYMMETRIC"};
-
 /* Validates paddings for dimension d and sets the plan's dims for it. */
 static opr_status pad_dim(const opr_kernel_ctx *k, pad_plan *p, int d) {
-  const char *op = k->call->op->name;
   const opr_tensor *pads = demo_pad_input_paddings(k);
-  int64_t lo = pad_amount(pads, 2 * d), hi = pad_amount(pads, 2 * d + 1);
-  int64_t n = p->in_dims[d];
-  if (lo < 0 || hi < 0)
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: paddings of dimension %d "
-                     "are (%" PRId64 ", %" PRId64 "); they must be >= 0", op,
-                     d, lo, hi);
-  int64_t limit = p->mode == DEMO_PAD_MODE_REFLECT ? n - 1 : n;
-  if (p->mode != DEMO_PAD_MODE_CONSTANT && (lo > limit || hi > limit))
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: %s paddings of dimension %d "
-                     "are (%" PRId64 ", %" PRId64 "); each must be %s the "
-                     "dimension's size %" PRId64, op, mode_names[p->mode], d,
-                     lo, hi, p->mode == DEMO_PAD_MODE_REFLECT
-                     ? "less than" : "at most", n);
-  if (lo > INT64_MAX - n || hi > INT64_MAX - n - lo)
-    return opr_error(OPR_INVALID_ARGUMENT, "%s: paddings of dimension %d "
-                     "(%" PRId64 ", %" PRId64 ") overflow its size", op, d,
-                     lo, hi);
+  int64_t lo = pad_check_amount(pads, 2 * d);
+  int64_t hi = pad_check_amount(pads, 2 * d + 1), n = p->in_dims[d];
+  char why[256];
+  if (!pad_check_dim(p->mode, d, lo, hi, n, why, sizeof why))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: %s", k->call->op->name, why);
   p->before[d] = lo;
   p->out_dims[d] = lo + n + hi;
   return OPR_OK;

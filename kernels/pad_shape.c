@@ -6,6 +6,7 @@
  * a bad paddings tensor are the kernel's (kernels/pad.c), so that a call
  * answers the same whichever of the two finds the problem. */
 #include "demo_ops.h"
+#include "pad_check.h"
 
 #include <inttypes.h>
 
@@ -39,29 +40,18 @@ static opr_status check_paddings(opr_infer_ctx *c, opr_shape input,
   return OPR_OK;
 }
 
-/* Element i of the paddings tensor (int32 or int64, checked by the op's
- * type constraint). */
-static int64_t amount(const opr_tensor *paddings, int64_t i) {
-  if (paddings->dtype == OPR_DT_INT64)
-    return ((const int64_t *)paddings->data)[i];
-  return ((const int32_t *)paddings->data)[i];
-}
-
-/* Output dim d: before + input dim + after. */
+/* Output dim d: before + input dim + after. The mode's own limits are
+ * the kernel's to check (the shape does not depend on the mode). */
 static opr_status padded_dim(opr_infer_ctx *c, opr_shape input,
                              const opr_tensor *paddings, int d,
                              int64_t *out) {
-  int64_t lo = amount(paddings, 2 * (int64_t)d);
-  int64_t hi = amount(paddings, 2 * (int64_t)d + 1);
+  int64_t lo = pad_check_amount(paddings, 2 * (int64_t)d);
+  int64_t hi = pad_check_amount(paddings, 2 * (int64_t)d + 1);
   int64_t n = input.rank > d ? input.dims[d] : OPR_UNKNOWN_DIM;
+  char why[256];
   *out = OPR_UNKNOWN_DIM;
-  if (lo < 0 || hi < 0)
-    return opr_infer_error(c, "paddings of dimension %d are (%" PRId64 ", %"
-                           PRId64 "); they must be >= 0", d, lo, hi);
-  if (lo > INT64_MAX - (n < 0 ? 0 : n) ||
-      hi > INT64_MAX - (n < 0 ? 0 : n) - lo)
-    return opr_infer_error(c, "paddings of dimension %d (%" PRId64 ", %"
-                           PRId64 ") overflow its size", d, lo, hi);
+  if (!pad_check_dim(DEMO_PAD_MODE_CONSTANT, d, lo, hi, n, why, sizeof why))
+    return opr_infer_error(c, "%s", why);
   if (n >= 0) *out = lo + n + hi;
   return OPR_OK;
 }

@@ -9,9 +9,9 @@
 
 enum { EXEC_INLINE = 8 }; /* attrs and output args held on the stack */
 
-static opr_status set_named_attrs(const opr_op_def *op,
-                                  const opr_named_attr *attrs, size_t n,
-                                  opr_attr_value *vals) {
+opr_status opr_set_named_attrs(const opr_op_def *op,
+                               const opr_named_attr *attrs, size_t n,
+                               opr_attr_value *vals) {
   for (size_t i = 0; i < n; i++) {
     const char *name = attrs[i].name;
     size_t a = 0;
@@ -107,7 +107,7 @@ opr_status opr_execute(opr_context *ctx, const char *op_name,
   opr_tensor *unwritten = NULL;
   for (size_t o = 0; !s && o < op->noutputs; o++)
     outs[o] = (opr_output){&unwritten, SIZE_MAX};
-  if (!s) s = set_named_attrs(op, attrs, nattrs, vals);
+  if (!s) s = opr_set_named_attrs(op, attrs, nattrs, vals);
   if (!s) s = op->check(&call);
   if (!s) s = layout_outputs(&call, outputs, max_outputs, &total);
   if (!s) s = opr_invoke_checked(ctx, &call);

@@ -46,27 +46,19 @@ static opr_status check_input(const opr_op_def *op, size_t arg,
   return OPR_OK;
 }
 
-/* Named attrs into vals (one per attr of the op), kinds checked. */
+/* Named attrs into vals (one per attr of the op), kinds checked here:
+ * inference reads them before any attr check would. */
 static opr_status set_attrs(const opr_op_def *op, const opr_named_attr *attrs,
                             size_t n, opr_attr_value *vals) {
-  for (size_t i = 0; i < n; i++) {
-    const char *name = attrs[i].name;
-    size_t a = 0;
-    while (a < op->nattrs && !(name && strcmp(op->attrs[a].name, name) == 0))
-      a++;
-    if (a == op->nattrs)
-      return opr_error(OPR_INVALID_ARGUMENT, "%s: no attr named '%s'",
-                       op->name, name ? name : "(null)");
+  opr_status s = opr_set_named_attrs(op, attrs, n, vals);
+  for (size_t a = 0; !s && a < op->nattrs; a++) {
     const opr_attr_def *d = &op->attrs[a];
-    const opr_attr_value *v = &attrs[i].value;
-    if (vals[a].kind != OPR_ATTR_UNSET)
-      return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' given twice",
-                       op->name, name);
-    if (v->kind != d->type.kind || v->is_list != d->type.is_list)
-      return opr_attr_kind_error(op, d, v);
-    vals[a] = *v;
+    const opr_attr_value *v = &vals[a];
+    if (v->kind != OPR_ATTR_UNSET &&
+        (v->kind != d->type.kind || v->is_list != d->type.is_list))
+      s = opr_attr_kind_error(op, d, v);
   }
-  return OPR_OK;
+  return s;
 }
 
 /* List lengths give their int attrs; unset attrs take their defaults. */

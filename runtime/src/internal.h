@@ -157,6 +157,13 @@ void opr_registry_unlock(void);
 /* opr_find_op with the lock already held. */
 const opr_op_def *opr_find_op_locked(const char *name);
 
+/* Named attrs into vals (one per attr of the op, UNSET where not given):
+ * an unknown name or one given twice is INVALID_ARGUMENT. Kinds are not
+ * checked here. */
+opr_status opr_set_named_attrs(const opr_op_def *op,
+                               const opr_named_attr *attrs, size_t n,
+                               opr_attr_value *vals);
+
 /* "Op: attr 'a' must be int, got string". */
 opr_status opr_attr_kind_error(const opr_op_def *op, const opr_attr_def *d,
                                const opr_attr_value *v);
