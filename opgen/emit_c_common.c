@@ -190,6 +190,10 @@ static bool plain_in_string(const char *s, size_t i) {
 }
 
 void og_c_string(og_writer *w, const char *s, size_t len) {
+  if (!og_c_string_fits(len)) {
+    og_c_long_string(w, s, len);
+    return;
+  }
   og_w_puts(w, "\"");
   for (size_t i = 0; i < len;) {
     size_t run = i;

@@ -92,12 +92,32 @@ void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
  * source (defined by og_c_default_defs). */
 const char *og_c_default_name(const og_c_file *f, const og_op *op,
                               const og_attr *a);
+/* Whether some default of the file is an infinity or a NaN: the source
+ * then includes <math.h> for INFINITY and NAN. */
+bool og_c_defaults_need_math(const og_c_file *f);
 /* A C expression for one scalar value (a float as 1.5f, a type as
  * OPR_DT_INT32, ...). */
 void og_c_scalar(og_writer *w, const og_value *v, og_attr_kind kind);
 
-/* Writes a C string literal, escaped. */
+/* Writes a C string literal, escaped; longer than OG_C_STRING_MAX, a C
+ * compound literal of character constants (C only: see og_c_string_or). */
 void og_c_string(og_writer *w, const char *s, size_t len);
+/* Long strings (emit_c_literals.c). The longest string literal C11
+ * guarantees, and what -pedantic accepts. */
+#define OG_C_STRING_MAX 4095
+bool og_c_string_fits(size_t len);
+/* "{'a', 'b', 0}": an initializer for a char array. */
+void og_c_char_list(og_writer *w, const char *s, size_t len);
+/* "(const char[]){'a', 'b', 0}". */
+void og_c_long_string(og_writer *w, const char *s, size_t len);
+/* For code that C++ also compiles (no compound literals): a string too
+ * long for a literal becomes `static const char name[] = {...};` (written
+ * by og_c_string_static, nothing for a short one), which og_c_string_or
+ * then names; a short one stays a literal. */
+void og_c_string_static(og_writer *w, const char *name, const char *s,
+                        size_t len);
+void og_c_string_or(og_writer *w, const char *name, const char *s,
+                    size_t len);
 /* Writes text as the lines of a comment block body (" * ..."). */
 void og_c_doc_lines(og_writer *w, const char *text);
 /* A whole comment: one line when short, else a block. */

@@ -44,12 +44,16 @@ static void enum_accessor(og_writer *w, const og_c_file *f, const og_op *op,
   const og_attr *a = &op->attrs[index];
   const char *type = og_c_attr_ctype(f, op, a);
   accessor_head(w, type, fn, "const opr_kernel_ctx *k");
+  const og_value *items = a->allowed->u.list.items;
+  for (size_t i = 0; i < a->allowed->u.list.count; i++)
+    og_c_string_static(w, og_arena_printf(f->arena, "name%zu", i),
+                       items[i].u.s.ptr, items[i].u.s.len);
   og_w_line(w, "static const opr_str names[%zu] = {", a->allowed->u.list.count);
   og_w_indent(w);
   for (size_t i = 0; i < a->allowed->u.list.count; i++) {
-    const og_bytes *s = &a->allowed->u.list.items[i].u.s;
+    const og_bytes *s = &items[i].u.s;
     og_w_puts(w, "{");
-    og_c_string(w, s->ptr, s->len);
+    og_c_string_or(w, og_arena_printf(f->arena, "name%zu", i), s->ptr, s->len);
     og_w_line(w, ", %zu},", s->len);
   }
   og_w_dedent(w);
@@ -175,11 +179,24 @@ static size_t count_type_attrs(const og_op *op) {
   return n;
 }
 
-static void host_marks(og_writer *w, const og_c_file *f, const og_arg *args,
-                       size_t n) {
+/* Names too long for a literal, as static arrays (C++ compiles this
+ * header too: no compound literals); `what` tells them apart. */
+static void long_names(og_writer *w, const og_c_file *f, const char *what,
+                       const og_arg *args, size_t n) {
   for (size_t i = 0; i < n; i++)
-    og_w_line(w, "if (kernel->host_memory.%s) host[nhost++] = \"%s\";",
-              og_c_ident(f, args[i].name), args[i].name);
+    og_c_string_static(w, og_arena_printf(f->arena, "%s_name%zu", what, i),
+                       args[i].name, strlen(args[i].name));
+}
+
+static void host_marks(og_writer *w, const og_c_file *f, const char *what,
+                       const og_arg *args, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    og_w_printf(w, "if (kernel->host_memory.%s) host[nhost++] = ",
+                og_c_ident(f, args[i].name));
+    og_c_string_or(w, og_arena_printf(f->arena, "%s_name%zu", what, i),
+                   args[i].name, strlen(args[i].name));
+    og_w_line(w, ";");
+  }
 }
 
 static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
@@ -188,6 +205,13 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, "static inline opr_status %s_register_kernel(", name);
   og_w_line(w, "    const %s_kernel *kernel) {", name);
   og_w_indent(w);
+  og_c_string_static(w, "op_name", op->name, strlen(op->name));
+  long_names(w, f, "input", op->inputs, op->ninputs);
+  long_names(w, f, "output", op->outputs, op->noutputs);
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (is_type_attr(&op->attrs[i]))
+      og_c_string_static(w, og_arena_printf(f->arena, "attr_name%zu", i),
+                         op->attrs[i].name, strlen(op->attrs[i].name));
   if (ntypes) {
     og_w_line(w, "opr_type_constraint constraints[%zu];", ntypes);
     og_w_line(w, "size_t nconstraints = 0;");
@@ -196,21 +220,24 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
       const char *id = og_c_ident(f, op->attrs[i].name);
       og_w_line(w, "if (kernel->%s)", id);
       og_w_indent(w);
-      og_w_line(w, "constraints[nconstraints++] = (opr_type_constraint){\"%s\", "
-                   "kernel->%s};",
-                op->attrs[i].name, id);
+      og_w_puts(w, "constraints[nconstraints++] = (opr_type_constraint){");
+      og_c_string_or(w, og_arena_printf(f->arena, "attr_name%zu", i),
+                     op->attrs[i].name, strlen(op->attrs[i].name));
+      og_w_line(w, ", kernel->%s};", id);
       og_w_dedent(w);
     }
   }
   if (nargs) {
     og_w_line(w, "const char *host[%zu];", nargs);
     og_w_line(w, "size_t nhost = 0;");
-    host_marks(w, f, op->inputs, op->ninputs);
-    host_marks(w, f, op->outputs, op->noutputs);
+    host_marks(w, f, "input", op->inputs, op->ninputs);
+    host_marks(w, f, "output", op->outputs, op->noutputs);
   }
   og_w_line(w, "const opr_kernel_def def = {");
   og_w_indent(w);
-  og_w_line(w, ".op = \"%s\",", op->name);
+  og_w_puts(w, ".op = ");
+  og_c_string_or(w, "op_name", op->name, strlen(op->name));
+  og_w_line(w, ",");
   og_w_line(w, ".device = kernel->device,");
   if (ntypes) og_w_line(w, ".constraints = constraints, .nconstraints = nconstraints,");
   if (nargs) og_w_line(w, ".host_memory = host, .nhost_memory = nhost,");

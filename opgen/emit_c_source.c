@@ -19,7 +19,9 @@ static void arg_defs(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_indent(w);
   for (size_t i = 0; i < n; i++) {
     const og_arg *a = &args[i];
-    og_w_line(w, "{.name = \"%s\", .type = OPR_DT_%s%s,", a->name,
+    og_w_puts(w, "{.name = ");
+    og_c_string(w, a->name, strlen(a->name));
+    og_w_line(w, ", .type = OPR_DT_%s%s,",
               a->type ? og_dtype_enum_id(a->type) : "INVALID",
               a->is_ref ? ", .is_ref = true" : "");
     og_w_indent(w);
@@ -50,11 +52,15 @@ static void attr_def(og_writer *w, const og_c_file *f, const og_op *op,
                      const og_attr *a) {
   og_w_line(w, "{");
   og_w_indent(w);
-  og_w_printf(w, ".name = \"%s\", .type = {%s, %s}", a->name,
-              og_c_attr_kind(a->type.kind), a->type.is_list ? "true" : "false");
-  if (a->has_minimum)
-    og_w_printf(w, ",\n.has_minimum = true, .minimum = %lld",
-                (long long)a->minimum);
+  og_w_puts(w, ".name = ");
+  og_c_string(w, a->name, strlen(a->name));
+  og_w_printf(w, ", .type = {%s, %s}", og_c_attr_kind(a->type.kind),
+              a->type.is_list ? "true" : "false");
+  if (a->has_minimum) {
+    og_w_puts(w, ",\n.has_minimum = true, .minimum = ");
+    og_c_scalar(w, &(og_value){.kind = OG_VAL_INT, .u.i = a->minimum},
+                OG_ATTR_INT);
+  }
   if (a->allowed && a->type.kind == OG_ATTR_TYPE) {
     og_w_puts(w, ",\n.allowed_types = ");
     og_c_dtype_set(w, a->allowed_types);
@@ -119,7 +125,9 @@ static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_newline(w);
   og_w_line(w, "const opr_op_def %s_def = {", name);
   og_w_indent(w);
-  og_w_line(w, ".name = \"%s\",", op->name);
+  og_w_puts(w, ".name = ");
+  og_c_string(w, op->name, strlen(op->name));
+  og_w_line(w, ",");
   og_w_puts(w, ".summary = ");
   og_c_string(w, op->summary, strlen(op->summary));
   og_w_line(w, ",");
@@ -157,10 +165,20 @@ static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_line(w, "if ((unsigned)%s >= %zuu)", src, a->allowed->u.list.count);
   og_w_indent(w);
   og_w_line(w, "return opr_error(OPR_INVALID_ARGUMENT,");
-  og_w_line(w, "                 \"%s: attr '%s' is %%d, not a value of \"",
-            op->name, a->name);
-  og_w_line(w, "                 \"%s\", (int)%s);", og_c_attr_ctype(f, op, a),
-            src);
+  const char *type = og_c_attr_ctype(f, op, a);
+  if (og_c_string_fits(strlen(op->name) + strlen(a->name) + strlen(type) + 40)) {
+    og_w_line(w, "                 \"%s: attr '%s' is %%d, not a value of \"",
+              op->name, a->name);
+    og_w_line(w, "                 \"%s\", (int)%s);", type, src);
+  } else { /* names past the literal limit: passed as arguments */
+    og_w_puts(w, "\"%s: attr '%s' is %d, not a value of %s\", ");
+    og_c_string(w, op->name, strlen(op->name));
+    og_w_puts(w, ", ");
+    og_c_string(w, a->name, strlen(a->name));
+    og_w_printf(w, ", (int)%s, ", src);
+    og_c_string(w, type, strlen(type));
+    og_w_line(w, ");");
+  }
   og_w_dedent(w);
 }
 
@@ -298,6 +316,7 @@ void og_emit_c_source(const og_c_file *f, og_writer *w) {
                                               "wrappers for the ops of %s.",
                                     og_c_file_name(f, "_ops.c"), f->spec));
   og_w_line(w, "#include \"%s\"", og_c_file_name(f, "_ops.h"));
+  if (og_c_defaults_need_math(f)) og_w_line(w, "#include <math.h>");
   og_w_newline(w);
   for (size_t i = 0; i < f->nops; i++) op_code(w, f, f->ops[i]);
   register_fn(w, f);

@@ -20,19 +20,33 @@ const char *og_c_default_name(const og_c_file *f, const og_op *op,
   return og_arena_printf(f->arena, "%s_value", base_name(f, op, a));
 }
 
+/* Floats as the shortest text that reads back as the same float: sema
+ * rejected the finite values that overflow or underflow to 0. */
 static void write_float(og_writer *w, double d) {
   if (isnan(d)) og_w_puts(w, "NAN");
   else if (isinf(d)) og_w_puts(w, d < 0 ? "-INFINITY" : "INFINITY");
   else {
-    char buf[OG_DOUBLE_TEXT_MAX]; /* the value as written: "0.1f" is (float)0.1 */
-    og_format_double(d, 17, buf);
+    char buf[OG_DOUBLE_TEXT_MAX];
+    og_format_single((float)d, 17, buf);
     og_w_printf(w, "%sf", buf);
   }
 }
 
+static void write_double(og_writer *w, double d) {
+  if (!isfinite(d)) {
+    write_float(w, d); /* INFINITY and NAN convert exactly */
+    return;
+  }
+  char buf[OG_DOUBLE_TEXT_MAX];
+  og_format_double(d, 17, buf);
+  og_w_puts(w, buf);
+}
+
+/* INT64_MIN has no literal: its magnitude overflows int64_t. */
 static void write_int(og_writer *w, int64_t i) {
-  if (i == INT64_MIN) og_w_puts(w, "INT64_MIN");
+  if (i == INT64_MIN) og_w_puts(w, "(-INT64_C(9223372036854775807) - 1)");
   else if (i > INT32_MAX || i < INT32_MIN) og_w_printf(w, "INT64_C(%" PRId64 ")", i);
+  else if (i == INT32_MIN) og_w_puts(w, "(-2147483647 - 1)");
   else og_w_printf(w, "%" PRId64, i);
 }
 
@@ -82,12 +96,33 @@ static bool has_items(const og_attr *a) {
   return v && v->kind == OG_VAL_LIST && v->u.list.count > 0;
 }
 
+/* An optional scalar string or func default too long for a literal: the
+ * header's defaults macro names it as NAME_text, an extern array. */
+static bool long_text(const og_attr *a, og_bytes *text) {
+  const og_value *v = a->default_value;
+  if (!og_c_attr_optional(a) || a->type.is_list || og_c_attr_is_enum(a))
+    return false;
+  if (v->kind == OG_VAL_STRING) *text = v->u.s;
+  else if (v->kind == OG_VAL_FUNC) *text = (og_bytes){v->u.func, strlen(v->u.func)};
+  else return false;
+  return !og_c_string_fits(text->len);
+}
+
+static const char *text_name(const og_c_file *f, const og_op *op,
+                             const og_attr *a) {
+  return og_arena_printf(f->arena, "%s_text", base_name(f, op, a));
+}
+
 void og_c_default_decls(og_writer *w, const og_c_file *f, const og_op *op) {
   for (size_t i = 0; i < op->nattrs; i++) {
     const og_attr *a = &op->attrs[i];
     if (!og_c_attr_optional(a) || a->type.kind == OG_ATTR_TENSOR) continue;
     const char *name = base_name(f, op, a);
-    if (has_items(a))
+    og_bytes text;
+    if (long_text(a, &text))
+      og_w_line(w, "extern const char %s[%zu];", text_name(f, op, a),
+                text.len + 1);
+    else if (has_items(a))
       og_w_line(w, "extern %s%s[%zu];", og_c_list_elem(f, elem_type(f, op, a)),
                 name, a->default_value->u.list.count);
     else if (!a->type.is_list && a->type.kind == OG_ATTR_SHAPE &&
@@ -120,6 +155,8 @@ void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
                og_arena_printf(f->arena, "%s_dims", base_name(f, op, a)));
   } else if (a->type.kind == OG_ATTR_TENSOR) {
     og_w_puts(w, "NULL");
+  } else if (long_text(a, &(og_bytes){0})) {
+    og_w_puts(w, text_name(f, op, a));
   } else {
     og_c_scalar(w, v, a->type.kind);
   }
@@ -151,20 +188,27 @@ static void tensor_element(og_writer *w, const og_tensor *t, int64_t i) {
   case OG_DT_HALF: case OG_DT_BFLOAT16:
     og_w_printf(w, "{%" PRId64 "}", v->u.i);
     break;
-  case OG_DT_COMPLEX64: case OG_DT_COMPLEX128:
+  case OG_DT_COMPLEX64:
     og_w_puts(w, "{");
-    og_c_scalar(w, v, OG_ATTR_FLOAT);
+    write_float(w, v[0].u.f);
     og_w_puts(w, ", ");
-    og_c_scalar(w, &v[1], OG_ATTR_FLOAT);
+    write_float(w, v[1].u.f);
     og_w_puts(w, "}");
     break;
-  case OG_DT_DOUBLE:
-    if (v->kind == OG_VAL_FLOAT && isfinite(v->u.f)) {
-      char buf[OG_DOUBLE_TEXT_MAX];
-      og_format_double(v->u.f, 17, buf);
-      og_w_puts(w, buf);
-    }
-    else og_c_scalar(w, v, OG_ATTR_FLOAT);
+  case OG_DT_COMPLEX128:
+    og_w_puts(w, "{");
+    write_double(w, v[0].u.f);
+    og_w_puts(w, ", ");
+    write_double(w, v[1].u.f);
+    og_w_puts(w, "}");
+    break;
+  case OG_DT_DOUBLE: write_double(w, v->u.f); break;
+  case OG_DT_UINT32: case OG_DT_UINT64:
+    /* sema kept them in 0..UINT32_MAX and 0..INT64_MAX */
+    if (v->u.i > INT32_MAX)
+      og_w_printf(w, "UINT%s_C(%" PRId64 ")",
+                  t->dtype == OG_DT_UINT32 ? "32" : "64", v->u.i);
+    else og_w_printf(w, "%" PRId64 "u", v->u.i);
     break;
   default:
     og_c_scalar(w, v, v->kind == OG_VAL_FLOAT ? OG_ATTR_FLOAT : OG_ATTR_INT);
@@ -269,9 +313,20 @@ static void scalar_member(og_writer *w, const og_c_file *f, const og_attr *a,
 
 static void value_static(og_writer *w, const og_c_file *f, const og_op *op,
                          const og_attr *a, const char *base) {
+  og_bytes text;
+  bool named = long_text(a, &text);
+  if (named) {
+    og_w_printf(w, "const char %s[%zu] = ", text_name(f, op, a), text.len + 1);
+    og_c_char_list(w, text.ptr, text.len);
+    og_w_line(w, ";");
+  }
   og_w_printf(w, "static const opr_attr_value %s = {.kind = %s, ",
               og_c_default_name(f, op, a), og_c_attr_kind(a->type.kind));
-  if (a->type.is_list)
+  if (named && a->type.kind == OG_ATTR_STRING)
+    og_w_printf(w, ".u.s = {%s, %zu}", text_name(f, op, a), text.len);
+  else if (named)
+    og_w_printf(w, ".u.func = %s", text_name(f, op, a));
+  else if (a->type.is_list)
     og_w_printf(w, ".is_list = true, .u.list = {%zu, %s}",
                 a->default_value->u.list.count,
                 has_items(a) ? base : "NULL");
@@ -295,4 +350,28 @@ void og_c_default_defs(og_writer *w, const og_c_file *f, const og_op *op) {
                     og_arena_printf(f->arena, "%s_tensor", base));
     value_static(w, f, op, a, base);
   }
+}
+
+static bool nonfinite(const og_value *v) {
+  switch (v->kind) {
+  case OG_VAL_FLOAT: return !isfinite(v->u.f);
+  case OG_VAL_TENSOR:
+    for (size_t i = 0; i < v->u.tensor.nvalues; i++)
+      if (nonfinite(&v->u.tensor.values[i])) return true;
+    return false;
+  case OG_VAL_LIST:
+    for (size_t i = 0; i < v->u.list.count; i++)
+      if (nonfinite(&v->u.list.items[i])) return true;
+    return false;
+  default: return false;
+  }
+}
+
+bool og_c_defaults_need_math(const og_c_file *f) {
+  for (size_t i = 0; i < f->nops; i++)
+    for (size_t j = 0; j < f->ops[i]->nattrs; j++) {
+      const og_value *v = f->ops[i]->attrs[j].default_value;
+      if (v && nonfinite(v)) return true;
+    }
+  return false;
 }

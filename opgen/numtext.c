@@ -1,6 +1,7 @@
 #include "numtext.h"
 
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +33,21 @@ double og_strtod(const char *s, char **end) {
   return d;
 }
 
-void og_format_double(double d, int plain_digits,
-                      char out[OG_DOUBLE_TEXT_MAX]) {
-  c_scope scope = enter_c();
+/* The shortest precision up to `max` whose text reads back as d (as a
+ * float when `single`). Runs in the C locale. */
+static int shortest(double d, int max, bool single, char *out) {
   int prec = 1;
-  for (; prec < 17; prec++) {
+  for (; prec < max; prec++) {
     snprintf(out, OG_DOUBLE_TEXT_MAX, "%.*g", prec, d);
-    if (strtod(out, NULL) == d) break;
+    if (single ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d) break;
   }
+  return prec;
+}
+
+static void format(double d, int max, bool single, int plain_digits,
+                   char out[OG_DOUBLE_TEXT_MAX]) {
+  c_scope scope = enter_c();
+  int prec = shortest(d, max, single, out);
   snprintf(out, OG_DOUBLE_TEXT_MAX, "%.*g", prec, d);
   const char *e = strchr(out, 'e');
   int exponent = e ? atoi(e + 1) : 0;
@@ -47,4 +55,13 @@ void og_format_double(double d, int plain_digits,
     snprintf(out, OG_DOUBLE_TEXT_MAX, "%.*g", exponent + 1, d);
   if (!strpbrk(out, ".e")) strcat(out, ".0");
   leave_c(scope);
+}
+
+void og_format_double(double d, int plain_digits,
+                      char out[OG_DOUBLE_TEXT_MAX]) {
+  format(d, 17, false, plain_digits, out);
+}
+
+void og_format_single(float f, int plain_digits, char out[OG_DOUBLE_TEXT_MAX]) {
+  format(f, 9, true, plain_digits, out);
 }

@@ -19,4 +19,8 @@ double og_strtod(const char *s, char **end);
 void og_format_double(double d, int plain_digits,
                       char out[OG_DOUBLE_TEXT_MAX]);
 
+/* The same for a float: the shortest "%.Ng" (N = 1..9) that strtof reads
+ * back as `f`, so that "<text>f" in C is exactly f. */
+void og_format_single(float f, int plain_digits, char out[OG_DOUBLE_TEXT_MAX]);
+
 #endif

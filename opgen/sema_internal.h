@@ -38,6 +38,17 @@ const char *og_sema_allowed_text(og_sema_op *s, const og_value *allowed);
  * reporting an error. */
 const og_value *og_sema_value(og_sema_op *s, const og_attr *attr,
                               const og_ast_value *v);
+/* One value of a tensor literal's *_val field (`attr` has the field's
+ * scalar kind), converted and checked against dtype dt's range. */
+const og_value *og_sema_tensor_value(og_sema_op *s, const og_attr *attr,
+                                     const char *what, og_dtype dt,
+                                     const og_ast_value *v);
+/* Whether a number fits the C type that holds it (sema_range.c): a float
+ * for dt FLOAT and COMPLEX64, a double for DOUBLE and COMPLEX128, the
+ * element type of integer dtypes (half_val: the 16 bits). Reports the
+ * error at loc, naming `what` ("the default", "element 2 of ..."). */
+bool og_sema_value_fits(og_sema_op *s, const og_attr *attr, const char *what,
+                        const og_value *v, og_dtype dt, og_loc loc);
 /* Short rendering of a value for messages ("int64", "'foo'", "[1, 2]"). */
 const char *og_sema_value_text(og_sema_op *s, const og_value *v);
 /* What an AST literal is, in words ("integer 3", "string 'a'"). */

@@ -123,15 +123,16 @@ static const val_field val_fields[] = {
 #undef B
 
 static bool tensor_scalar(og_sema_op *s, const og_attr *attr,
-                          const val_field *vf, const og_ast_value *v,
-                          og_value *out) {
+                          const val_field *vf, og_dtype dt,
+                          const og_ast_value *v, og_value *out) {
   og_attr fake = *attr; /* reuse the scalar converters' wording */
   fake.type.is_list = false;
   fake.type.kind = vf->kind == OG_VAL_FLOAT    ? OG_ATTR_FLOAT
                    : vf->kind == OG_VAL_INT    ? OG_ATTR_INT
                    : vf->kind == OG_VAL_STRING ? OG_ATTR_STRING
                                                : OG_ATTR_BOOL;
-  const og_value *val = og_sema_value(s, &fake, v);
+  const og_value *val = og_sema_tensor_value(
+      s, &fake, og_arena_printf(s->arena, "a value of %s", vf->name), dt, v);
   if (!val) return false;
   *out = *val;
   return true;
@@ -169,9 +170,10 @@ static bool tensor_values(og_sema_op *s, const og_attr *attr,
     return false;
   }
   if (f->value->kind != OG_AV_LIST)
-    return tensor_scalar(s, attr, vf, f->value, &out->values[out->nvalues++]);
+    return tensor_scalar(s, attr, vf, out->dtype, f->value,
+                         &out->values[out->nvalues++]);
   for (const og_ast_value *e = f->value->items; e; e = e->next)
-    if (!tensor_scalar(s, attr, vf, e, &out->values[out->nvalues++]))
+    if (!tensor_scalar(s, attr, vf, out->dtype, e, &out->values[out->nvalues++]))
       return false;
   return true;
 }

@@ -51,6 +51,7 @@ typedef struct conv {
   og_sema_op *s;
   const og_attr *attr;
   const char *what;
+  bool unranged; /* a tensor value: its dtype, not float, bounds it */
 } conv;
 
 static bool is_name(const og_ast_value *v, const char *name) {
@@ -102,7 +103,10 @@ static bool to_scalar(conv *c, const og_ast_value *v, og_value *out) {
     if (v->kind != OG_AV_INT) break;
     *out = (og_value){.kind = OG_VAL_INT, .u.i = v->i};
     return true;
-  case OG_ATTR_FLOAT: return to_float(c, v, out);
+  case OG_ATTR_FLOAT:
+    return to_float(c, v, out) &&
+           (c->unranged || og_sema_value_fits(c->s, c->attr, c->what, out,
+                                              OG_DT_FLOAT, v->loc));
   case OG_ATTR_BOOL:
     if (!is_name(v, "true") && !is_name(v, "false")) break;
     *out = (og_value){.kind = OG_VAL_BOOL, .u.b = is_name(v, "true")};
@@ -143,7 +147,8 @@ static bool to_list(conv *c, const og_ast_value *v, og_value *out) {
   bool ok = true;
   for (const og_ast_value *e = v->items; e; e = e->next, i++) {
     conv elem = {c->s, c->attr,
-                 og_arena_printf(c->s->arena, "element %zu of the default", i)};
+                 og_arena_printf(c->s->arena, "element %zu of the default", i),
+                 false};
     ok = to_scalar(&elem, e, &out->u.list.items[i]) && ok;
   }
   return ok;
@@ -151,8 +156,19 @@ static bool to_list(conv *c, const og_ast_value *v, og_value *out) {
 
 const og_value *og_sema_value(og_sema_op *s, const og_attr *attr,
                               const og_ast_value *v) {
-  conv c = {s, attr, "the default"};
+  conv c = {s, attr, "the default", false};
   og_value *out = og_arena_alloc(s->arena, sizeof *out);
   bool ok = attr->type.is_list ? to_list(&c, v, out) : to_scalar(&c, v, out);
   return ok ? out : NULL;
+}
+
+const og_value *og_sema_tensor_value(og_sema_op *s, const og_attr *attr,
+                                     const char *what, og_dtype dt,
+                                     const og_ast_value *v) {
+  conv c = {s, attr, what, true};
+  og_value *out = og_arena_alloc(s->arena, sizeof *out);
+  if (!to_scalar(&c, v, out) ||
+      !og_sema_value_fits(s, attr, what, out, dt, v->loc))
+    return NULL;
+  return out;
 }
