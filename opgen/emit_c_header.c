@@ -87,7 +87,9 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
     const og_bytes *v = &a->allowed->u.list.items[i].u.s;
     og_writer lit; /* the value as a C literal, then made comment-safe */
     og_writer_init(&lit);
-    og_c_string(&lit, v->ptr, v->len);
+    size_t shown = og_c_string_fits(v->len) ? v->len : 60; /* a comment */
+    og_c_string(&lit, v->ptr, shown);
+    if (shown < v->len) og_w_printf(&lit, "... (%zu bytes)", v->len);
     og_w_printf(w, "%s, /* ", og_c_enumerator(f, op, a, i));
     og_c_comment_text(w, lit.buf, lit.len);
     og_w_line(w, " */");

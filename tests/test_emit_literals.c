@@ -243,7 +243,10 @@ static void write_spec(const char *path) {
   fputs(";\n  attr ts_long: tensor = { dtype: DT_STRING string_val: ", f);
   put_op_string(f, s);
   fprintf(f, " };\n  attr fn_long: func = { name: '%s' };\n", fn);
-  fprintf(f, "  input %s: float;\n  output y: float;\n}\n\n", input);
+  fprintf(f, "  input %s: float;\n  output y: float;\n", input);
+  /* shape messages quote the input's name */
+  fprintf(f, "  require dim(%s, 0) == 2;\n  shape y = [dim(%s, 0) + 1];\n}\n\n",
+          input, input);
   fprintf(f, "op Q%s {\n  attr %s: type;\n  input x: %s;\n  output y: %s;\n}\n",
           op, tattr, tattr, tattr);
   fclose(f);
