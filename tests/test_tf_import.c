@@ -683,6 +683,130 @@ static void import_reports_every_bad_op(void **state) {
   tu_diags_free(&d);
 }
 
+/* ---- names that would inject spec text ---- */
+
+static void names_op_name_with_spec_text_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo { stateful; } op Bar' }",
+                      "1:12: error: invalid op name 'Foo { stateful; } op "
+                      "Bar': op names match [A-Z][A-Za-z0-9]*");
+}
+
+static void names_attr_name_with_semicolon_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' attr { name: 'x: int; stateful' "
+                      "type: 'int' } }",
+                      "1:18: error: op 'Foo': invalid attr name 'x: int; "
+                      "stateful': attr names match [A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_attr_name_closing_a_comment_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' attr { name: 'a*/' type: 'int' } }",
+                      "1:18: error: op 'Foo': invalid attr name 'a*/': attr "
+                      "names match [A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_input_name_with_newline_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' input_arg { name: 'x: int32;\\n"
+                      "stateful;\\ninput y' type: DT_INT32 } }",
+                      "1:18: error: op 'Foo': invalid input name 'x: int32;"
+                      "\\nstateful;\\ninput y': input and output names match "
+                      "[a-z][a-z0-9_]*");
+}
+
+static void names_output_name_with_quote_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' output_arg { name: \"y'\" "
+                      "type: DT_INT32 } }",
+                      "1:18: error: op 'Foo': invalid output name 'y\\'': "
+                      "input and output names match [a-z][a-z0-9_]*");
+}
+
+/* An attr reference is written as the arg's type: checked like a name
+ * even when an attr of that name exists (whose own name is reported). */
+static void names_type_attr_reference_is_checked(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' input_arg { name: 'x' "
+                      "type_attr: 'T; stateful' } }",
+                      "1:18: error: op 'Foo': input 'x': invalid type_attr "
+                      "'T; stateful': attr names match [A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_number_attr_reference_is_checked(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' output_arg { name: 'y' "
+                      "type: DT_INT32 number_attr: 'N*/' } }",
+                      "1:18: error: op 'Foo': output 'y': invalid "
+                      "number_attr 'N*/': attr names match "
+                      "[A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_type_list_attr_reference_is_checked(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' input_arg { name: 'x' "
+                      "type_list_attr: 'L) ;' } }",
+                      "1:18: error: op 'Foo': input 'x': invalid "
+                      "type_list_attr 'L) ;': attr names match "
+                      "[A-Za-z][A-Za-z0-9_]*");
+}
+
+/* Control bytes are escaped and a long name is cut: a message cannot
+ * forge lines or flood the terminal. */
+static void names_hostile_name_is_shown_escaped_and_cut(void **state) {
+  (void)state;
+  char text[400];
+  snprintf(text, sizeof text, "op { name: 'A\\033[2J\\r\\x01%0100d' }", 0);
+  char want[400];
+  snprintf(want, sizeof want,
+           "1:12: error: invalid op name 'A\\x1b[2J\\r\\x01%050d...': op "
+           "names match [A-Z][A-Za-z0-9]*", 0);
+  expect_import_error(text, want);
+}
+
+/* An internal op ('_' name) is left out; one warning counts them all. */
+static void names_internal_ops_are_skipped_with_one_warning(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text("op { name: '_Send' attr { name: 'x;' "
+                            "type: 'int' } }\nop { name: 'Keep' }\n"
+                            "op { name: '_Recv' }\n", &d);
+  assert_non_null(m);
+  assert_int_equal(m->nops, 1);
+  assert_string_equal(m->ops[0]->name, "Keep");
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:1:12: warning: skipped 2 internal ops (names "
+                      "starting with '_' are reserved in .op files), the "
+                      "first '_Send'");
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
+/* Every bad name of an op is reported, not only the first. */
+static void names_every_bad_name_of_an_op_is_reported(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text("op { name: 'Foo'\n"
+                            "  attr { name: 'a b' type: 'int' }\n"
+                            "  attr { name: '1' type: 'int' }\n"
+                            "  input_arg { name: 'X' type: DT_INT32 } }\n",
+                            &d);
+  assert_null(m);
+  assert_int_equal(d.count, 3);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:2:3: error: op 'Foo': invalid attr name 'a b': "
+                      "attr names match [A-Za-z][A-Za-z0-9_]*");
+  assert_string_equal(d.lines[1],
+                      "t.pbtxt:3:3: error: op 'Foo': invalid attr name '1': "
+                      "attr names match [A-Za-z][A-Za-z0-9_]*");
+  assert_string_equal(d.lines[2],
+                      "t.pbtxt:4:3: error: op 'Foo': invalid input name 'X': "
+                      "input and output names match [a-z][a-z0-9_]*");
+  tu_diags_free(&d);
+}
+
 /* ---- names ---- */
 
 static void snake_case_follows_tensorflow(void **state) {
@@ -1327,6 +1451,17 @@ int main(void) {
       cmocka_unit_test(import_reports_bad_shapes_and_tensors),
       cmocka_unit_test(import_reports_bad_args),
       cmocka_unit_test(import_reports_every_bad_op),
+      cmocka_unit_test(names_op_name_with_spec_text_is_an_error),
+      cmocka_unit_test(names_attr_name_with_semicolon_is_an_error),
+      cmocka_unit_test(names_attr_name_closing_a_comment_is_an_error),
+      cmocka_unit_test(names_input_name_with_newline_is_an_error),
+      cmocka_unit_test(names_output_name_with_quote_is_an_error),
+      cmocka_unit_test(names_type_attr_reference_is_checked),
+      cmocka_unit_test(names_number_attr_reference_is_checked),
+      cmocka_unit_test(names_type_list_attr_reference_is_checked),
+      cmocka_unit_test(names_hostile_name_is_shown_escaped_and_cut),
+      cmocka_unit_test(names_internal_ops_are_skipped_with_one_warning),
+      cmocka_unit_test(names_every_bad_name_of_an_op_is_reported),
       cmocka_unit_test(snake_case_follows_tensorflow),
       cmocka_unit_test(package_name_is_the_sanitized_base_name),
       cmocka_unit_test(format_float_round_trips),
