@@ -44,7 +44,7 @@ const char *og_name_shown(const char *name, char buf[OG_NAME_SHOWN_MAX]) {
     unsigned char c = *p;
     const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t"
                         : c == '\r' ? "\\r" : c == '\\' ? "\\\\"
-                        : c == '\'' ? "\\'" : NULL;
+                        : c == '\'' ? "\\'" : c == '"' ? "\\\"" : NULL;
     if (named) o += (size_t)snprintf(buf + o, 3, "%s", named);
     else if (c < 0x20 || c >= 0x7f) o += (size_t)snprintf(buf + o, 5, "\\x%02x", c);
     else buf[o++] = (char)c;

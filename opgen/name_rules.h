@@ -23,10 +23,10 @@ extern const char og_arg_name_rule[];
 /* Room for any og_name_shown text. */
 #define OG_NAME_SHOWN_MAX 100
 
-/* `name` as a message may show it: printable ASCII kept, '\\' and '\''
- * and every other byte as C escapes (\n, \xHH), cut after about 64
- * characters with "...". A hostile name can then neither forge output
- * lines nor flood the terminal. Returns `buf`. */
+/* `name` as a message may show it: printable ASCII kept; backslashes,
+ * quotes and every other byte as C escapes (\n, \', \", \xHH), cut
+ * after about 64 characters with "...". A hostile name can then neither
+ * forge output lines nor flood the terminal. Returns `buf`. */
 const char *og_name_shown(const char *name, char buf[OG_NAME_SHOWN_MAX]);
 
 #endif
