@@ -85,16 +85,35 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* A dump by its name (.json), a spec by its name (.op); otherwise a dump
- * when the first non-blank byte (after a byte order mark) is '{', which no
- * .op file starts with. */
+/* Old specs are named *.op; any other baseline is a dump. */
 static bool is_dump(const og_source *src) {
-  if (ends_with(src->path, ".json")) return true;
-  if (ends_with(src->path, ".op")) return false;
-  const char *p = src->text;
-  if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return *p == '{';
+  return !ends_with(src->path, ".op");
+}
+
+/* The first byte after a byte order mark and blanks; NULL if none. */
+static const char *first_content(const og_source *src) {
+  const char *p = src->text, *end = src->text + src->len;
+  if (src->len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    p++;
+  return p < end ? p : NULL;
+}
+
+/* An empty file (`--baseline /dev/null`) or one that is not JSON would
+ * otherwise read as a baseline without ops, against which every change
+ * is compatible: both are refused before anything is read. */
+static int check_baseline_file(const og_source *src) {
+  const char *first = first_content(src);
+  if (!first)
+    return og_cli_fail("baseline '%s' is empty: a baseline is a JSON file "
+                       "written by 'opgen dump', or old .op files",
+                       src->path);
+  if (is_dump(src) && *first != '{')
+    return og_cli_fail("baseline '%s' is not an 'opgen dump' JSON file: it "
+                       "does not start with '{' (old spec files must be "
+                       "named *.op)",
+                       src->path);
+  return OG_EXIT_OK;
 }
 
 /* Loads `paths` into `sources`; their indexes into `out`. */
@@ -119,8 +138,11 @@ static void count_errors(const og_diag *diag) {
 static int load_baseline(const opts *o, og_sources *sources,
                          const uint32_t *idx, og_diag *diag, og_model **out) {
   int dumps = 0;
-  for (int i = 0; i < o->nbaselines; i++)
+  for (int i = 0; i < o->nbaselines; i++) {
+    int rc = check_baseline_file(sources->items[idx[i]]);
+    if (rc) return rc;
     dumps += is_dump(sources->items[idx[i]]);
+  }
   if (dumps && o->nbaselines > 1)
     return usage_error("a JSON baseline must be the only --baseline", NULL);
   if (dumps) {
@@ -129,7 +151,10 @@ static int load_baseline(const opts *o, og_sources *sources,
   } else {
     *out = og_compile(sources, idx, (size_t)o->nbaselines, diag);
   }
-  if (*out) return OG_EXIT_OK;
+  if (*out && (*out)->nops) return OG_EXIT_OK;
+  if (*out)
+    return og_cli_fail("the baseline holds no ops; nothing would be "
+                       "compared");
   count_errors(diag);
   return og_cli_fail("the baseline is invalid; nothing was compared");
 }

@@ -252,6 +252,7 @@ static void write_op(og_writer *w, const og_op *op, const char *end) {
 
 void og_dump_json(const og_model *m, og_writer *w) {
   open_object(w);
+  field_int(w, "format_version", OG_DUMP_FORMAT_VERSION, false);
   if (open_array(w, "ops", m->nops, "\n")) {
     for (size_t i = 0; i < m->nops; i++)
       write_op(w, m->ops[i], line_end(i + 1 == m->nops));

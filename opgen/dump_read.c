@@ -1,6 +1,8 @@
 #include "dump_read.h"
 
+#include "dump.h"
 #include "json.h"
+#include "name_rules.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -17,6 +19,9 @@ typedef struct reader {
   og_model *m;
   const char *path;
   og_diag *diag;
+  /* What is being read, for messages: `op "Foo"`, `attr "T" of op
+   * "Foo"`; names shown escaped (name_rules.h). */
+  char where[2 * OG_NAME_SHOWN_MAX + 40];
 } reader;
 
 /* What a message calls a value: "\"key\"" or "\"key\"[3]". */
@@ -46,6 +51,38 @@ static bool error_at(reader *r, const og_json *at, const char *fmt, ...) {
   og_diag_vreport(r->diag, OG_SEV_ERROR, pos, fmt, ap);
   va_end(ap);
   return false;
+}
+
+/* Every member of object `obj` must be one of `keys` (NULL-ended): a
+ * layout with other fields has a newer "format_version", so an unknown
+ * one means a damaged or hand-edited file, whose meaning is a guess.
+ * Each is reported at its key, with `what` (the object). */
+static bool known_fields(reader *r, const og_json *obj,
+                         const char *const *keys, const char *what) {
+  bool ok = true;
+  for (size_t i = 0; i < obj->u.obj.count; i++) {
+    const og_json_member *mb = &obj->u.obj.members[i];
+    size_t k = 0;
+    while (keys[k] && (strlen(keys[k]) != mb->key.len ||
+                       memcmp(keys[k], mb->key.ptr, mb->key.len) != 0))
+      k++;
+    if (keys[k]) continue;
+    char shown[OG_NAME_SHOWN_MAX];
+    og_srcpos pos = {r->path, mb->line, mb->col, 0};
+    og_diag_report(r->diag, OG_SEV_ERROR, pos, "unknown field \"%s\" in %s",
+                   og_name_shown(mb->key.ptr, shown), what);
+    ok = false;
+  }
+  return ok;
+}
+
+/* known_fields for a value nested in the current item ("default_value"
+ * of an attr): named by its context and r->where. */
+static bool known_value_fields(reader *r, const og_json *obj,
+                               const char *const *keys, const ctx_name *ctx) {
+  char what[sizeof r->where + sizeof ctx->text + 8];
+  snprintf(what, sizeof what, "%s of %s", ctx->text, r->where);
+  return known_fields(r, obj, keys, what);
 }
 
 static const char *with_article(og_json_kind kind) {
@@ -187,7 +224,10 @@ static bool read_dims(reader *r, const og_json *v, const ctx_name *ctx,
 /* {"unknown_rank": true} or {"dims": [...]}. */
 static bool read_shape(reader *r, const og_json *v, const ctx_name *ctx,
                        og_shape *out) {
-  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return false;
+  static const char *const keys[] = {"unknown_rank", "dims", NULL};
+  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx) ||
+      !known_value_fields(r, v, keys, ctx))
+    return false;
   const og_json *unknown = og_json_get(v, "unknown_rank");
   if (unknown) {
     ctx_name uctx = key_ctx("unknown_rank");
@@ -256,7 +296,10 @@ static bool read_tensor_values(reader *r, const og_json *v, og_tensor *t) {
  * be a shape object (the dump writes one for an unknown rank). */
 static bool read_tensor(reader *r, const og_json *v, const ctx_name *ctx,
                         og_tensor *out) {
-  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return false;
+  static const char *const keys[] = {"dtype", "shape", "values", NULL};
+  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx) ||
+      !known_value_fields(r, v, keys, ctx))
+    return false;
   const og_json *dtype = field(r, v, "dtype", "tensor");
   const og_json *shape = field(r, v, "shape", "tensor");
   const og_json *values = field(r, v, "values", "tensor");
@@ -271,8 +314,43 @@ static bool read_tensor(reader *r, const og_json *v, const ctx_name *ctx,
 
 static bool read_func(reader *r, const og_json *v, const ctx_name *ctx,
                       const char **out) {
-  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return false;
+  static const char *const keys[] = {"name", NULL};
+  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx) ||
+      !known_value_fields(r, v, keys, ctx))
+    return false;
   return get_string(r, v, "name", "func", out);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+/* The name of an op, attr or arg must be one a .op file can hold: what
+ * compat prints about the baseline (and what a dump of specs always
+ * holds). Reported at the name, in r->where (the op, for its items). */
+static bool check_name(reader *r, const og_json *obj, const char *kind,
+                       const char *name, bool (*valid)(const char *),
+                       const char *rule) {
+  if (valid(name)) return true;
+  char shown[OG_NAME_SHOWN_MAX];
+  og_name_shown(name, shown);
+  if (!r->where[0])
+    return error_at(r, og_json_get(obj, "name"), "invalid %s name \"%s\": %s",
+                    kind, shown, rule);
+  return error_at(r, og_json_get(obj, "name"),
+                  "invalid %s name \"%s\" in %s: %s", kind, shown, r->where,
+                  rule);
+}
+
+/* Sets r->where to `KIND "NAME"` (`CTX` without a name) followed by
+ * `of` and the `outer` place unless that is empty. */
+static void set_where(reader *r, const char *kind, const char *name,
+                      const ctx_name *ctx, const char *outer) {
+  char shown[OG_NAME_SHOWN_MAX], place[OG_NAME_SHOWN_MAX + 20];
+  if (name) snprintf(place, sizeof place, "%s \"%s\"", kind,
+                     og_name_shown(name, shown));
+  else snprintf(place, sizeof place, "%s", ctx->text);
+  char buf[sizeof r->where];
+  snprintf(buf, sizeof buf, "%s%s%s", place, *outer ? " of " : "", outer);
+  memcpy(r->where, buf, sizeof buf);
 }
 
 /* ---- attr values -------------------------------------------------------- */
@@ -371,11 +449,8 @@ static bool read_attr_type(reader *r, const og_json *obj, og_attr *attr) {
   return error_at(r, v, "unknown attr type \"%s\"", v->u.str.ptr);
 }
 
-static bool read_attr(reader *r, const og_json *v, const ctx_name *ctx,
-                      og_attr *attr) {
-  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return false;
-  bool ok = get_string(r, v, "name", "attr", &attr->name);
-  ok &= get_bool(r, v, "has_minimum", "attr", &attr->has_minimum);
+static bool read_attr_fields(reader *r, const og_json *v, og_attr *attr) {
+  bool ok = get_bool(r, v, "has_minimum", "attr", &attr->has_minimum);
   ok &= get_int(r, v, "minimum", "attr", INT64_MIN, INT64_MAX,
                 &attr->minimum);
   ok &= get_string(r, v, "description", "attr", &attr->description);
@@ -383,6 +458,24 @@ static bool read_attr(reader *r, const og_json *v, const ctx_name *ctx,
   if (!read_attr_type(r, v, attr)) return false;
   ok &= read_allowed(r, v, attr);
   ok &= read_default(r, v, attr);
+  return ok;
+}
+
+static bool read_attr(reader *r, const og_json *v, const ctx_name *ctx,
+                      og_attr *attr) {
+  static const char *const keys[] = {
+      "name", "type", "has_minimum", "minimum", "allowed_values",
+      "default_value", "description", NULL};
+  if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return false;
+  char op_where[sizeof r->where];
+  memcpy(op_where, r->where, sizeof op_where);
+  bool named = get_string(r, v, "name", "attr", &attr->name);
+  bool ok = named && check_name(r, v, "attr", attr->name,
+                                og_valid_attr_name, og_attr_name_rule);
+  set_where(r, "attr", named ? attr->name : NULL, ctx, op_where);
+  ok &= known_fields(r, v, keys, r->where);
+  ok &= read_attr_fields(r, v, attr);
+  memcpy(r->where, op_where, sizeof op_where);
   return ok;
 }
 
@@ -443,9 +536,19 @@ static bool check_arg_shape(reader *r, const og_json *v, const og_arg *arg) {
  * read (`attrs_ok`), otherwise every reference would look dangling. */
 static bool read_arg(reader *r, const og_json *v, const ctx_name *ctx,
                      og_op *op, bool is_input, bool attrs_ok, og_arg *arg) {
+  static const char *const arg_keys[] = {
+      "name", "type", "type_attr", "number_attr", "type_list_attr", "is_ref",
+      "description", NULL};
   const char *what = is_input ? "input_arg" : "output_arg";
   if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return false;
-  bool ok = get_string(r, v, "name", what, &arg->name);
+  bool named = get_string(r, v, "name", what, &arg->name);
+  bool ok = named && check_name(r, v, what, arg->name, og_valid_arg_name,
+                                og_arg_name_rule);
+  char op_where[sizeof r->where];
+  memcpy(op_where, r->where, sizeof op_where);
+  set_where(r, what, named ? arg->name : NULL, ctx, op_where);
+  ok &= known_fields(r, v, arg_keys, r->where);
+  memcpy(r->where, op_where, sizeof op_where);
   ok &= read_arg_type(r, v, what, arg);
   ok &= get_bool(r, v, "is_ref", what, &arg->is_ref);
   ok &= get_string(r, v, "description", what, &arg->description);
@@ -512,7 +615,10 @@ static bool read_deprecation(reader *r, const og_json *obj, og_op *op) {
   ctx_name ctx = key_ctx("deprecation");
   if (!v) return false;
   if (v->kind == OG_JSON_NULL) return true;
-  if (!expect_kind(r, v, OG_JSON_OBJECT, &ctx)) return false;
+  static const char *const keys[] = {"version", "explanation", NULL};
+  if (!expect_kind(r, v, OG_JSON_OBJECT, &ctx) ||
+      !known_value_fields(r, v, keys, &ctx))
+    return false;
   int64_t version = 0;
   op->deprecated = true;
   bool ok = get_int(r, v, "version", "deprecation", 0, INT32_MAX,
@@ -542,10 +648,19 @@ static void set_positions(og_op *op, const char *file, int64_t line) {
 
 static og_op *read_op(reader *r, const og_json *v, const ctx_name *ctx) {
   if (!expect_kind(r, v, OG_JSON_OBJECT, ctx)) return NULL;
+  static const char *const keys[] = {
+      "name", "file", "line", "summary", "description", "input_arg",
+      "output_arg", "attr", "is_stateful", "is_commutative", "is_aggregate",
+      "allows_uninitialized_input", "deprecation", NULL};
   og_op *op = og_arena_alloc(&r->m->arena, sizeof *op);
   const char *file = "";
   int64_t line = 0;
-  bool ok = get_string(r, v, "name", "op", &op->name);
+  r->where[0] = '\0';
+  bool named = get_string(r, v, "name", "op", &op->name);
+  bool ok = named && check_name(r, v, "op", op->name, og_valid_op_name,
+                                og_op_name_rule);
+  set_where(r, "op", named ? op->name : NULL, ctx, "");
+  ok &= known_fields(r, v, keys, r->where);
   ok &= get_string(r, v, "file", "op", &file);
   ok &= get_int(r, v, "line", "op", 0, UINT32_MAX, &line);
   ok &= get_string(r, v, "summary", "op", &op->summary);
@@ -592,16 +707,35 @@ static bool store_ops(reader *r, read_op_entry *entries, size_t n) {
   return ok;
 }
 
+/* "format_version": absent in dumps written before it existed, whose
+ * layout is version 1's; a newer version is refused before its fields
+ * are looked at (they may mean something this opgen does not know). */
+static bool read_version(reader *r, const og_json *root) {
+  const og_json *v = og_json_get(root, "format_version");
+  if (!v) return true;
+  ctx_name ctx = key_ctx("format_version");
+  int64_t version = 0;
+  if (!as_int(r, v, &ctx, 0, INT64_MAX, &version)) return false;
+  if (version <= OG_DUMP_FORMAT_VERSION) return true;
+  return error_at(r, v,
+                  "dump format version %" PRId64 " is newer than this opgen "
+                  "reads (%d): read it with the opgen that wrote it, or a "
+                  "newer one",
+                  version, OG_DUMP_FORMAT_VERSION);
+}
+
 static bool read_model(reader *r, const og_json *root) {
+  static const char *const keys[] = {"format_version", "ops", NULL};
   ctx_name ctx = key_ctx("ops");
   ctx_name top = {"the top level"};
-  if (!expect_kind(r, root, OG_JSON_OBJECT, &top)) return false;
+  if (!expect_kind(r, root, OG_JSON_OBJECT, &top) || !read_version(r, root))
+    return false;
+  bool ok = known_fields(r, root, keys, "the top-level object");
   const og_json *ops = get_array(r, root, "ops", "the top-level object");
   if (!ops) return false;
   size_t n = ops->u.arr.count;
   read_op_entry *entries = og_xmalloc((n ? n : 1) * sizeof *entries);
   size_t got = 0;
-  bool ok = true;
   for (size_t i = 0; i < n; i++) {
     ctx_name item = item_ctx(&ctx, i);
     og_op *op = read_op(r, &ops->u.arr.items[i], &item);
@@ -619,7 +753,7 @@ og_model *og_dump_read(const char *path, const char *text, size_t len,
   og_arena_init(&scratch);
   const og_json *root = og_json_parse(&scratch, path, text, len, diag);
   og_model *m = og_model_new();
-  reader r = {m, path, diag};
+  reader r = {m, path, diag, {0}};
   bool ok = root && read_model(&r, root);
   og_arena_free(&scratch);
   if (ok) return m;

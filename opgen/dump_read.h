@@ -12,8 +12,11 @@
  * it in diagnostics). Every problem (malformed JSON, a missing field, a
  * value of the wrong JSON type, an unknown dtype or attr type, a default
  * that does not fit its attr type, an arg naming a missing attr, a
- * duplicate op) is reported to `diag` at the offending JSON value, and
- * NULL is returned. Extra keys are ignored.
+ * duplicate op, an unknown field, an op, attr or arg name that a .op file
+ * could not hold) is reported to `diag` at the offending JSON value or
+ * key, and NULL is returned. A "format_version" newer than
+ * OG_DUMP_FORMAT_VERSION is refused before anything else is read; none,
+ * or 0, reads as version 1 (the layout before versions were recorded).
  *
  * The model owns all its strings. Ops, args and attrs get the position
  * {"file", "line", 0} from their op's fields; `inferred` and

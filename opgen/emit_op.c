@@ -136,14 +136,18 @@ void og_emit_op_value(const og_value *v, og_writer *w) {
   }
 }
 
-/* `/// line` per line of `text` (`///` alone for an empty line). */
+/* `/// line` per line of `text` (`///` alone for an empty line). Every
+ * line break of the text starts a new `///` line, so no doc text can
+ * become code. A lone '\r' counts as a break too: the .op lexer would
+ * keep it inside the comment, but editors and terminals show a new line
+ * there, which must not look like code either. */
 static void write_doc_lines(og_writer *w, const char *text) {
   while (true) {
-    size_t n = strcspn(text, "\n");
+    size_t n = strcspn(text, "\r\n");
     if (n) og_w_printf(w, "/// %.*s\n", (int)n, text);
     else og_w_puts(w, "///\n");
     if (!text[n]) return;
-    text += n + 1;
+    text += n + (text[n] == '\r' && text[n + 1] == '\n' ? 2 : 1);
   }
 }
 

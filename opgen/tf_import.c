@@ -6,6 +6,7 @@
 
 #include "ascii.h"
 #include "compile.h"
+#include "name_rules.h"
 #include "pbtxt.h"
 
 #include <stdarg.h>
@@ -58,6 +59,12 @@ fail(imp *c, og_srcpos pos, const char *fmt, ...) {
   og_diag_vreport(c->diag, OG_SEV_ERROR, pos, fmt, ap);
   va_end(ap);
   return false;
+}
+
+/* A name not yet checked, as messages may show it (name_rules.h). */
+static const char *shown(imp *c, const char *name) {
+  char buf[OG_NAME_SHOWN_MAX];
+  return og_arena_strdup(c->a, og_name_shown(name, buf));
 }
 
 /* A position that lives as long as the model. */
@@ -446,10 +453,10 @@ static bool attr_allowed(imp *c, og_attr *attr, const og_pb_node *n) {
     return fail(c, n->pos,
                 "attr '%s' of type %s cannot have allowed_values (only "
                 "string and type attrs can)",
-                attr->name, og_attr_type_name(attr->type));
+                shown(c, attr->name), og_attr_type_name(attr->type));
   og_attr_type lt = {attr->type.kind, true};
   char *what = og_arena_printf(c->a, "allowed_values of attr '%s'",
-                               attr->name);
+                               shown(c, attr->name));
   attr->allowed = attr_value(c, n, lt, what);
   if (!attr->allowed) return false;
   for (size_t i = 0; i < attr->allowed->u.list.count; i++)
@@ -466,16 +473,17 @@ static bool attr_finish(imp *c, og_attr *attr, const walker *w,
   if (!w->seen[AT_NAME] || !*attr->name)
     return fail(c, msg->pos, "attr has no name");
   const og_pb_node *type = w->seen[AT_TYPE];
-  if (!type) return fail(c, msg->pos, "attr '%s' has no type", attr->name);
+  if (!type)
+    return fail(c, msg->pos, "attr '%s' has no type", shown(c, attr->name));
   if (!og_attr_type_parse(type->str.ptr, &attr->type) ||
       strlen(type->str.ptr) != type->str.len)
     return fail(c, type->value_pos, "attr '%s' has unknown type '%s'",
-                attr->name, type->str.ptr);
+                shown(c, attr->name), shown(c, type->str.ptr));
   if (w->seen[AT_ALLOWED] && !attr_allowed(c, attr, w->seen[AT_ALLOWED]))
     return false;
   if (w->seen[AT_DEFAULT]) {
     char *what = og_arena_printf(c->a, "default_value of attr '%s'",
-                                 attr->name);
+                                 shown(c, attr->name));
     attr->default_value = attr_value(c, w->seen[AT_DEFAULT], attr->type, what);
     if (!attr->default_value) return false;
   }
@@ -547,11 +555,11 @@ static bool import_arg(imp *c, const og_pb_node *msg, og_arg *arg,
     return fail(c, msg->pos,
                 "%s '%s' must set exactly one of type, type_attr and "
                 "type_list_attr",
-                what, arg->name);
+                what, shown(c, arg->name));
   if (*arg->number_attr && *arg->type_list_attr)
     return fail(c, msg->pos,
                 "%s '%s' cannot have both number_attr and type_list_attr",
-                what, arg->name);
+                what, shown(c, arg->name));
   return true;
 }
 
@@ -660,7 +668,8 @@ static og_op *new_op(imp *c, const og_pb_node *msg) {
   return op;
 }
 
-static og_op *import_op(imp *c, const og_pb_node *msg) {
+/* NULL after an error, or for an internal op (*internal set). */
+static og_op *import_op(imp *c, const og_pb_node *msg, bool *internal) {
   walker w = WALKER("OpDef", op_fields);
   og_op *op = new_op(c, msg);
   for (const og_pb_node *f = msg->fields; f; f = f->next) {
@@ -673,6 +682,9 @@ static og_op *import_op(imp *c, const og_pb_node *msg) {
     return NULL;
   }
   if (w.seen[OP_NAME]) op->pos = model_pos(c, w.seen[OP_NAME]->value_pos);
+  *internal = op->name[0] == '_';
+  if (*internal) return op;
+  if (!og_tf_check_names(c->diag, op)) return NULL;
   for (size_t i = 0; i < op->ninputs; i++)
     if (!check_arg_refs(c, op, &op->inputs[i], true)) return NULL;
   for (size_t i = 0; i < op->noutputs; i++)
@@ -696,17 +708,36 @@ static bool check_unique(imp *c) {
   return true;
 }
 
+/* Internal ops ('_' names, which `.op` files cannot hold) are left out,
+ * with one warning for all of them at the first. */
+static void warn_internal(imp *c, size_t count, const og_op *first) {
+  char shown[OG_NAME_SHOWN_MAX];
+  if (!count) return;
+  og_diag_report(c->diag, OG_SEV_WARNING, first->pos,
+                 "skipped %zu internal op%s (names starting with '_' are "
+                 "reserved in .op files), the first '%s'",
+                 count, count == 1 ? "" : "s",
+                 og_name_shown(first->name, shown));
+}
+
 static void import_ops(imp *c, const og_pb_node *root) {
   walker w = WALKER("OpList", oplist_fields);
-  size_t cap = 0;
+  size_t cap = 0, internal = 0;
+  const og_op *first_internal = NULL;
   for (const og_pb_node *f = root->fields; f; f = f->next) {
     fval v;
     if (next_field(c, &w, f, &v) < 0) continue; /* report every bad op */
-    og_op *op = import_op(c, f);
+    bool is_internal = false;
+    og_op *op = import_op(c, f, &is_internal);
+    if (op && is_internal) {
+      if (!internal++) first_internal = op;
+      continue;
+    }
     if (!op) continue;
     c->m->ops = og_xgrow(c->m->ops, &cap, c->m->nops + 1, sizeof *c->m->ops);
     c->m->ops[c->m->nops++] = op;
   }
+  warn_internal(c, internal, first_internal);
 }
 
 og_model *og_tf_import(const char *path, const char *text, size_t len,

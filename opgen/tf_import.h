@@ -14,11 +14,19 @@
  * duplicates; nothing is re-finalized). Unknown fields, unknown enum values,
  * values of the wrong kind, fields the model has no place for, and broken
  * references (an arg naming a missing attr) are errors reported to `diag`
- * with their position. Returns the model (ops sorted by name; the caller
- * owns it: og_model_free), or NULL when any error was reported. Every op's
- * package is og_tf_package_name(path). */
+ * with their position, and so is a name the `.op` language cannot hold
+ * (og_tf_check_names). Internal ops, whose names start with '_', are left
+ * out with one warning that counts them. Returns the model (ops sorted by
+ * name; the caller owns it: og_model_free), or NULL when any error was
+ * reported. Every op's package is og_tf_package_name(path). */
 og_model *og_tf_import(const char *path, const char *text, size_t len,
                        og_diag *diag);
+
+/* Checks every name that `.op` text of `op` would hold (the op's, its
+ * attrs', its inputs' and outputs', and the attr names they refer to)
+ * against the language's rules (name_rules.h); reports each bad one to
+ * `diag`, naming the op and the field, and returns false. */
+bool og_tf_check_names(og_diag *diag, const og_op *op);
 
 /* The package for ops imported from `path`: the one a .op file of that
  * name gets without `package` (og_default_package, compile.h), so

@@ -4,6 +4,7 @@
  * written. */
 #include "tf_import_cli.h"
 
+#include "ascii.h"
 #include "compile.h"
 #include "diag.h"
 #include "emit_op.h"
@@ -16,6 +17,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define USAGE "usage: opgen import-tf OPS.pbtxt -o DIR [--split]\n"
@@ -87,35 +89,79 @@ static const char *join(og_arena *a, const char *dir, const char *name) {
                          n && dir[n - 1] == '/' ? "" : "/", name);
 }
 
-/* --split: two op names with the same snake_case would share a file (the
- * outputs are in model order, one per op). */
-static bool check_collisions(og_diag *diag, const og_model *m,
-                             const og_outputs *files) {
-  for (size_t i = 0; i < m->nops; i++)
-    for (size_t j = 0; j < i; j++)
-      if (strcmp(files->items[i].path, files->items[j].path) == 0) {
-        og_diag_report(diag, OG_SEV_ERROR, m->ops[i]->pos,
-                       "op '%s' would be written to '%s', as op '%s' is",
-                       m->ops[i]->name, files->items[i].path,
-                       m->ops[j]->name);
-        return false;
-      }
+/* --split file names: an op's snake_case name, which a checked op name
+ * ([A-Z][A-Za-z0-9]*) makes [a-z0-9_]+: no '/', no "..", never absolute,
+ * so every file stays in the output directory. Checked again here, as the
+ * one place that turns names into paths. */
+static bool safe_file_name(const char *name) {
+  if (!*name) return false;
+  for (const char *p = name; *p; p++)
+    if (!og_is_lower((unsigned char)*p) && !og_is_digit((unsigned char)*p) &&
+        *p != '_')
+      return false;
   return true;
 }
 
-/* Every output in memory. */
-static void render(const og_model *m, const opts *o, og_arena *a,
-                   og_outputs *files) {
+typedef struct split_file {
+  const char *name; /* snake_case, no directory, no ".op" */
+  size_t op;        /* index into the model */
+} split_file;
+
+/* strcmp of the lower-case forms (ASCII: file systems that ignore case
+ * fold at least ASCII). */
+static int ascii_casecmp(const char *a, const char *b) {
+  for (;; a++, b++) {
+    int x = og_to_lower((unsigned char)*a), y = og_to_lower((unsigned char)*b);
+    if (x != y || !x) return x - y;
+  }
+}
+
+static int compare_files(const void *x, const void *y) {
+  const split_file *a = x, *b = y;
+  int c = ascii_casecmp(a->name, b->name);
+  return c ? c : (a->op > b->op) - (a->op < b->op);
+}
+
+/* --split: two ops whose file names are equal, or equal ignoring case (as
+ * on macOS or Windows), would share a file. Sorted, so linear after the
+ * sort; reported at the later op of the model. */
+static bool check_split_names(og_diag *diag, const og_model *m,
+                              split_file *files) {
+  for (size_t i = 0; i < m->nops; i++)
+    if (!safe_file_name(files[i].name)) {
+      og_diag_report(diag, OG_SEV_ERROR, m->ops[i]->pos,
+                     "op '%s' has no safe file name", m->ops[i]->name);
+      return false;
+    }
+  if (m->nops) qsort(files, m->nops, sizeof *files, compare_files);
+  for (size_t i = 1; i < m->nops; i++) {
+    const split_file *a = &files[i - 1], *b = &files[i];
+    if (ascii_casecmp(a->name, b->name) != 0) continue;
+    og_diag_report(diag, OG_SEV_ERROR, m->ops[b->op]->pos,
+                   "op '%s' would be written to '%s.op', as op '%s' is",
+                   m->ops[b->op]->name, b->name, m->ops[a->op]->name);
+    return false;
+  }
+  return true;
+}
+
+/* Every output in memory; false (reported) when --split file names
+ * clash. */
+static bool render(og_diag *diag, const og_model *m, const opts *o,
+                   og_arena *a, og_outputs *files) {
   if (!o->split) {
     const char *package = og_tf_package_name(a, o->input);
     og_emit_op_source(m, package,
                       og_outputs_add(files, join(a, o->outdir, package)));
-    return;
+    return true;
   }
-  for (size_t i = 0; i < m->nops; i++) {
-    const char *name = og_tf_snake_case(a, m->ops[i]->name);
-    og_emit_op_def(m->ops[i], og_outputs_add(files, join(a, o->outdir, name)));
-  }
+  split_file *names = og_arena_array(a, m->nops, sizeof *names);
+  for (size_t i = 0; i < m->nops; i++)
+    names[i] = (split_file){og_tf_snake_case(a, m->ops[i]->name), i};
+  for (size_t i = 0; i < m->nops; i++)
+    og_emit_op_def(m->ops[i],
+                   og_outputs_add(files, join(a, o->outdir, names[i].name)));
+  return check_split_names(diag, m, names); /* sorts `names` */
 }
 
 static int write_all(const opts *o, const og_outputs *files) {
@@ -196,9 +242,54 @@ static const char *first_difference(og_arena *a, const og_op *x,
   return "its flags or deprecation";
 }
 
+/* `op` without any doc text. */
+static og_op without_docs(og_arena *a, const og_op *op) {
+  og_op copy = *op;
+  copy.summary = copy.description = "";
+  copy.attrs = og_arena_array(a, op->nattrs, sizeof *copy.attrs);
+  copy.inputs = og_arena_array(a, op->ninputs, sizeof *copy.inputs);
+  copy.outputs = og_arena_array(a, op->noutputs, sizeof *copy.outputs);
+  for (size_t i = 0; i < op->nattrs; i++)
+    copy.attrs[i] = op->attrs[i], copy.attrs[i].description = "";
+  for (size_t i = 0; i < op->ninputs; i++)
+    copy.inputs[i] = op->inputs[i], copy.inputs[i].description = "";
+  for (size_t i = 0; i < op->noutputs; i++)
+    copy.outputs[i] = op->outputs[i], copy.outputs[i].description = "";
+  return copy;
+}
+
+/* The text read back must be this one op: anything but its docs reading
+ * back differently means the text says something the OpList did not (a
+ * flag, another op), so it is an error; doc text the language cannot hold
+ * exactly (trailing blanks, say) is a warning. */
+static void compare_back(og_diag *diag, const og_op *op, const og_model *back,
+                         og_arena *a) {
+  if (back->nops != 1) {
+    og_diag_report(diag, OG_SEV_ERROR, op->pos,
+                   "op '%s' cannot be written as .op: its text reads back as "
+                   "%zu ops", op->name, back->nops);
+    return;
+  }
+  og_op want = dedup_allowed(a, op);
+  if (og_op_equal(&want, back->ops[0])) return;
+  og_op want_bare = without_docs(a, &want);
+  og_op back_bare = without_docs(a, back->ops[0]);
+  const char *what = first_difference(a, &want, back->ops[0]);
+  if (og_op_equal(&want_bare, &back_bare))
+    og_diag_report(diag, OG_SEV_WARNING, op->pos,
+                   "op '%s' reads back differently from its .op form: the "
+                   ".op language cannot express %s exactly",
+                   op->name, what);
+  else
+    og_diag_report(diag, OG_SEV_ERROR, op->pos,
+                   "op '%s' cannot be written as .op: %s reads back "
+                   "differently", op->name,
+                   first_difference(a, &want_bare, &back_bare));
+}
+
 /* Compiles each op's .op text: an op the language rejects (a name
- * TensorFlow would reject too, say) is an error; one that reads back
- * differently (a doc comment the language cannot hold) is a warning. */
+ * TensorFlow would reject too, say) is an error, and so is text that reads
+ * back as anything but this op (compare_back). */
 static void verify_op(og_diag *diag, const og_op *op, og_arena *a) {
   og_writer w;
   og_writer_init(&w);
@@ -209,12 +300,7 @@ static void verify_op(og_diag *diag, const og_op *op, og_arena *a) {
   og_diag inner;
   og_diag_init(&inner, &sources, relay_sink, &r);
   og_model *back = og_compile_text(&sources, "import.op", w.buf, &inner);
-  og_op want = dedup_allowed(a, op);
-  if (back && back->nops == 1 && !og_op_equal(&want, back->ops[0]))
-    og_diag_report(diag, OG_SEV_WARNING, op->pos,
-                   "op '%s' reads back differently from its .op form: the "
-                   ".op language cannot express %s exactly",
-                   op->name, first_difference(a, &want, back->ops[0]));
+  if (back) compare_back(diag, op, back, a);
   og_model_free(back);
   og_sources_free(&sources);
   og_writer_free(&w);
@@ -251,10 +337,8 @@ static int import_and_write(const opts *o, og_sources *sources, int index) {
   for (size_t i = 0; i < m->nops; i++) verify_op(&diag, m->ops[i], &a);
   og_outputs files;
   og_outputs_init(&files);
-  render(m, o, &a, &files);
-  int rc = diag.errors || (o->split && !check_collisions(&diag, m, &files))
-               ? 1
-               : write_all(o, &files);
+  bool rendered = !diag.errors && render(&diag, m, o, &a, &files);
+  int rc = rendered ? write_all(o, &files) : 1;
   og_outputs_free(&files);
   og_arena_free(&a);
   og_model_free(m);

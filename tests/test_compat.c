@@ -610,11 +610,16 @@ static bool put_builder_call(og_writer *w, const char *call) {
   return false;
 }
 
-/* An OpDef's text as a .op op named "Op"; false if it does not import. */
+/* An OpDef's text as a .op op named "Op"; false if it does not import.
+ * The name is replaced before the import, which rejects TensorFlow's
+ * lower-case op1 (a .op op name is CamelCase). */
 static bool put_opdef_text(og_writer *w, const char *text) {
   og_writer list;
   og_writer_init(&list);
-  og_w_printf(&list, "op {\n%s\n}\n", text);
+  const char *rest = text, *quote = NULL;
+  if (strncmp(text, "name: '", 7) == 0 && (quote = strchr(text + 7, '\'')))
+    rest = quote + 1;
+  og_w_printf(&list, "op {\n%s%s\n}\n", quote ? "name: 'Op'" : "", rest);
   tu_diags d = {0};
   og_diag diag;
   og_diag_init(&diag, NULL, tu_diags_sink, &d);
@@ -1176,6 +1181,128 @@ static void cli_usage_and_io_errors_exit_2(void **state) {
                      "the baseline is invalid");
 }
 
+/* ---- baselines that cannot be trusted: exit 2, nothing compared ---- */
+
+static void expect_baseline_refused(const char *baseline, const char *err) {
+  run_result r = run_opgen((const char *[]){"compat", "--baseline", baseline,
+                                            "widened.op", NULL});
+  if (r.status != 2 || strcmp(r.err, err) != 0)
+    print_error("expected exit 2 and:\n%s\ngot %d:\n%s\n", err, r.status,
+                r.err);
+  assert_int_equal(r.status, 2);
+  assert_string_equal(r.err, err);
+  assert_string_equal(r.out, "");
+  run_free(&r);
+}
+
+static void cli_empty_baseline_exits_2(void **state) {
+  (void)state;
+  write_tmp("empty.json", "");
+  expect_baseline_refused("empty.json",
+      "opgen: error: baseline 'empty.json' is empty: a baseline is a JSON "
+      "file written by 'opgen dump', or old .op files\n");
+  write_tmp("blank.op", " \n\n");
+  expect_baseline_refused("blank.op",
+      "opgen: error: baseline 'blank.op' is empty: a baseline is a JSON "
+      "file written by 'opgen dump', or old .op files\n");
+}
+
+static void cli_dev_null_baseline_exits_2(void **state) {
+  (void)state;
+  expect_baseline_refused("/dev/null",
+      "opgen: error: baseline '/dev/null' is empty: a baseline is a JSON "
+      "file written by 'opgen dump', or old .op files\n");
+}
+
+/* Only *.op files are read as specs: a text file is no baseline. */
+static void cli_text_baseline_exits_2(void **state) {
+  (void)state;
+  write_tmp("notes.txt", "op Keep {}\n");
+  expect_baseline_refused("notes.txt",
+      "opgen: error: baseline 'notes.txt' is not an 'opgen dump' JSON file: "
+      "it does not start with '{' (old spec files must be named *.op)\n");
+  write_tmp("list.json", "[{\"ops\": []}]\n");
+  expect_baseline_refused("list.json",
+      "opgen: error: baseline 'list.json' is not an 'opgen dump' JSON file: "
+      "it does not start with '{' (old spec files must be named *.op)\n");
+}
+
+static void cli_baseline_without_ops_exits_2(void **state) {
+  (void)state;
+  write_tmp("no_ops.json", "{\"format_version\": 1, \"ops\": []}\n");
+  expect_baseline_refused("no_ops.json",
+      "opgen: error: the baseline holds no ops; nothing would be compared\n");
+  write_tmp("no_ops.op", "// nothing here\n");
+  expect_baseline_refused("no_ops.op",
+      "opgen: error: the baseline holds no ops; nothing would be compared\n");
+}
+
+/* A dump of the current layout with `edit` applied: `from` replaced. */
+static void write_edited_dump(const char *name, const char *from,
+                              const char *to) {
+  run_result r = run_opgen((const char *[]){"dump", "old.op", NULL});
+  assert_int_equal(r.status, 0);
+  char *at = strstr(r.out, from);
+  assert_non_null(at);
+  char text[8192];
+  snprintf(text, sizeof text, "%.*s%s%s", (int)(at - r.out), r.out, to,
+           at + strlen(from));
+  write_tmp(name, text);
+  run_free(&r);
+}
+
+static void cli_newer_format_version_exits_2(void **state) {
+  (void)state;
+  write_edited_dump("newer.json", "\"format_version\": 1",
+                    "\"format_version\": 2");
+  expect_baseline_refused("newer.json",
+      "newer.json:2:21: error: dump format version 2 is newer than this "
+      "opgen reads (1): read it with the opgen that wrote it, or a newer "
+      "one\n"
+      "    \"format_version\": 2,\n"
+      "                      ^\n"
+      "1 error generated.\n"
+      "opgen: error: the baseline is invalid; nothing was compared\n");
+}
+
+static void cli_unknown_baseline_field_exits_2(void **state) {
+  (void)state;
+  write_edited_dump("unknown.json", "\"is_stateful\": false,",
+                    "\"is_stateful\": false, \"is_distributed\": true,");
+  expect_baseline_refused("unknown.json",
+      "unknown.json:33:29: error: unknown field \"is_distributed\" in op "
+      "\"Change\"\n"
+      "        \"is_stateful\": false, \"is_distributed\": true,\n"
+      "                              ^\n"
+      "1 error generated.\n"
+      "opgen: error: the baseline is invalid; nothing was compared\n");
+}
+
+static void cli_invalid_baseline_op_name_exits_2(void **state) {
+  (void)state;
+  write_edited_dump("badname.json", "\"name\": \"Keep\"",
+                    "\"name\": \"Keep { stateful; }\"");
+  expect_baseline_refused("badname.json",
+      "badname.json:40:15: error: invalid op name \"Keep { stateful; }\": op "
+      "names match [A-Z][A-Za-z0-9]*\n"
+      "        \"name\": \"Keep { stateful; }\",\n"
+      "                ^\n"
+      "1 error generated.\n"
+      "opgen: error: the baseline is invalid; nothing was compared\n");
+}
+
+/* A dump written before format_version existed still works. */
+static void cli_baseline_without_format_version_is_read(void **state) {
+  (void)state;
+  write_edited_dump("unversioned.json", "\"format_version\": 1,\n", "");
+  run_result r = run_opgen((const char *[]){"compat", "--baseline",
+                                            "unversioned.json", "broken.op",
+                                            NULL});
+  assert_int_equal(r.status, 1);
+  assert_non_null(strstr(r.err, "1 incompatible change found.\n"));
+  run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(op_removed_but_new_ops_are_fine),
@@ -1207,6 +1334,14 @@ int main(void) {
       cmocka_unit_test(cli_several_old_specs),
       cmocka_unit_test(cli_bad_new_spec_exits_1_with_its_diagnostics),
       cmocka_unit_test(cli_usage_and_io_errors_exit_2),
+      cmocka_unit_test(cli_empty_baseline_exits_2),
+      cmocka_unit_test(cli_dev_null_baseline_exits_2),
+      cmocka_unit_test(cli_text_baseline_exits_2),
+      cmocka_unit_test(cli_baseline_without_ops_exits_2),
+      cmocka_unit_test(cli_newer_format_version_exits_2),
+      cmocka_unit_test(cli_unknown_baseline_field_exits_2),
+      cmocka_unit_test(cli_invalid_baseline_op_name_exits_2),
+      cmocka_unit_test(cli_baseline_without_format_version_is_read),
   };
   return cmocka_run_group_tests(tests, cli_setup, cli_teardown);
 }

@@ -429,7 +429,7 @@ static void empty_model_dumps_empty_ops(void **state) {
   og_model *m = og_model_new();
   size_t len;
   char *text = dump(m, &len);
-  assert_string_equal(text, "{\n  \"ops\": []\n}\n");
+  assert_string_equal(text, "{\n  \"format_version\": 1,\n  \"ops\": []\n}\n");
   tu_diags d = {0};
   og_model *back = read_back(text, len, &d);
   assert_non_null(back);
@@ -621,12 +621,12 @@ static void read_sorts_ops_by_name(void **state) {
       "\"\", \"description\": \"\", \"input_arg\": [], \"output_arg\": [], "
       "\"attr\": [], \"is_stateful\": false, \"is_commutative\": false, "
       "\"is_aggregate\": false, \"allows_uninitialized_input\": false, "
-      "\"deprecation\": null, \"extra\": [1, {}]},\n"
+      "\"deprecation\": null},\n"
       "{\"name\": \"A\", \"file\": \"\", \"line\": 0, \"summary\": "
       "\"\", \"description\": \"\", \"input_arg\": [], \"output_arg\": [], "
       "\"attr\": [], \"is_stateful\": false, \"is_commutative\": false, "
       "\"is_aggregate\": false, \"allows_uninitialized_input\": false, "
-      "\"deprecation\": null}], \"version\": 1}";
+      "\"deprecation\": null}], \"format_version\": 1}";
   tu_diags d = {0};
   og_model *m = read_back(json, strlen(json), &d);
   assert_non_null(m);
@@ -837,6 +837,160 @@ static void read_rejects_nul_in_names(void **state) {
                     "\"name\"");
 }
 
+/* ---- format version, unknown fields, names ------------------------------ */
+
+/* One op named `name` (a JSON string body) with `extra` spliced in before
+ * its closing brace, after `top` top-level members. */
+static char *named_op_json(const char *top, const char *name,
+                           const char *extra) {
+  static char buf[4096];
+  snprintf(buf, sizeof buf,
+           "{%s\"ops\": [{\"name\": \"%s\", \"file\": \"\", \"line\": 0,\n"
+           "\"summary\": \"\", \"description\": \"\", \"input_arg\": [],\n"
+           "\"output_arg\": [], \"attr\": [], \"is_stateful\": false,\n"
+           "\"is_commutative\": false, \"is_aggregate\": false,\n"
+           "\"allows_uninitialized_input\": false,\n"
+           "\"deprecation\": null%s}]}\n",
+           top, name, extra);
+  return buf;
+}
+
+static void read_ok(const char *json) {
+  tu_diags d = {0};
+  og_model *m = read_back(json, strlen(json), &d);
+  if (!m) print_error("%s\n", tu_diags_text(&d));
+  assert_non_null(m);
+  assert_int_equal(d.count, 0);
+  assert_int_equal(m->nops, 1);
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
+/* Dumps written before "format_version" existed have version 1's
+ * layout; 0 is read the same way. */
+static void read_accepts_versions_0_and_1_and_none(void **state) {
+  (void)state;
+  read_ok(named_op_json("", "A", ""));
+  read_ok(named_op_json("\"format_version\": 0, ", "A", ""));
+  read_ok(named_op_json("\"format_version\": 1, ", "A", ""));
+}
+
+/* A newer version is refused alone: its other fields are not judged. */
+static void read_refuses_a_newer_format_version(void **state) {
+  (void)state;
+  expect_read_error(named_op_json("\"format_version\": 2, ", "A",
+                                  ", \"new_field\": 1"),
+                    "base.json:1:20: error: dump format version 2 is newer "
+                    "than this opgen reads (1): read it with the opgen that "
+                    "wrote it, or a newer one");
+}
+
+static void read_reports_a_bad_format_version(void **state) {
+  (void)state;
+  expect_read_error("{\"format_version\": \"1\", \"ops\": []}",
+                    "base.json:1:20: error: expected an integer for "
+                    "\"format_version\", found string");
+  expect_read_error("{\"format_version\": 1.5, \"ops\": []}",
+                    "base.json:1:20: error: expected an integer for "
+                    "\"format_version\", found 1.5");
+  expect_read_error("{\"format_version\": -1, \"ops\": []}",
+                    "base.json:1:20: error: integer -1 out of range for "
+                    "\"format_version\"");
+}
+
+static void read_reports_unknown_top_level_field(void **state) {
+  (void)state;
+  expect_read_error("{\"ops\": [], \"version\": 1}",
+                    "base.json:1:13: error: unknown field \"version\" in the "
+                    "top-level object");
+}
+
+static void read_reports_unknown_op_field(void **state) {
+  (void)state;
+  expect_read_error(named_op_json("", "Foo", ", \"is_staeful\": true"),
+                    "base.json:6:22: error: unknown field \"is_staeful\" in op "
+                    "\"Foo\"");
+}
+
+static void read_reports_unknown_attr_field(void **state) {
+  (void)state;
+  expect_read_error(op_json("{\"name\": \"a\", \"type\": \"int\", "
+                            "\"has_minimum\": false, \"minimum\": 0, "
+                            "\"allowed_values\": null, \"default_value\": "
+                            "null, \"description\": \"\", \"extra\": []}", ""),
+                    "base.json:3:141: error: unknown field \"extra\" in attr "
+                    "\"a\" of op \"Op\"");
+}
+
+static void read_reports_unknown_arg_field(void **state) {
+  (void)state;
+  expect_read_error(op_json("", "{\"name\": \"x\", \"type\": \"float\", "
+                                "\"type_attr\": \"\", \"number_attr\": \"\", "
+                                "\"type_list_attr\": \"\", \"is_ref\": false, "
+                                "\"description\": \"\", \"is_reff\": true}"),
+                    "base.json:4:140: error: unknown field \"is_reff\" in "
+                    "input_arg \"x\" of op \"Op\"");
+}
+
+/* Fields of values inside an attr, and of the deprecation. */
+static void read_reports_unknown_value_fields(void **state) {
+  (void)state;
+  expect_read_error(op_json(ATTR("s", "shape", "null",
+                                 "{\"dims\": [], \"rank\": 0}"), ""),
+                    "base.json:3:131: error: unknown field \"rank\" in "
+                    "\"default_value\" of attr \"s\" of op \"Op\"");
+  expect_read_error(op_json(ATTR("t", "list(tensor)", "null",
+                                 "[{\"dtype\": \"int32\", \"shape\": [], "
+                                 "\"values\": [], \"x\": 1}]"), ""),
+                    "base.json:3:172: error: unknown field \"x\" in "
+                    "\"default_value\"[0] of attr \"t\" of op \"Op\"");
+  expect_read_error(op_json(ATTR("f", "func", "null",
+                                 "{\"name\": \"g\", \"attr\": {}}"), ""),
+                    "base.json:3:131: error: unknown field \"attr\" in "
+                    "\"default_value\" of attr \"f\" of op \"Op\"");
+  char json[4096];
+  snprintf(json, sizeof json, "%s",
+           named_op_json("", "Foo", ""));
+  char *dep = strstr(json, "\"deprecation\": null");
+  assert_non_null(dep);
+  char tail[256];
+  snprintf(tail, sizeof tail, "%s", dep + strlen("\"deprecation\": null"));
+  snprintf(dep, sizeof json - (size_t)(dep - json),
+           "\"deprecation\": {\"version\": 2, \"explanation\": \"\", "
+           "\"since\": 3}%s", tail);
+  expect_read_error(json, "base.json:6:50: error: unknown field \"since\" in "
+                          "\"deprecation\" of op \"Foo\"");
+}
+
+static void read_reports_invalid_op_names(void **state) {
+  (void)state;
+  expect_read_error(named_op_json("", "Foo { stateful; } op Bar", ""),
+                    "base.json:1:19: error: invalid op name \"Foo { stateful; "
+                    "} op Bar\": op names match [A-Z][A-Za-z0-9]*");
+  expect_read_error(named_op_json("", "lower", ""),
+                    "base.json:1:19: error: invalid op name \"lower\": op "
+                    "names match [A-Z][A-Za-z0-9]*");
+  expect_read_error(named_op_json("", "", ""),
+                    "base.json:1:19: error: invalid op name \"\": op names "
+                    "match [A-Z][A-Za-z0-9]*");
+  expect_read_error(named_op_json("", "A\\nsrc.op:1:1: error: forged", ""),
+                    "base.json:1:19: error: invalid op name \"A\\nsrc.op:1:1: "
+                    "error: forged\": op names match [A-Z][A-Za-z0-9]*");
+}
+
+static void read_reports_invalid_attr_and_arg_names(void **state) {
+  (void)state;
+  expect_read_error(op_json(ATTR("a;b", "int", "null", "null"), ""),
+                    "base.json:3:19: error: invalid attr name \"a;b\" in op "
+                    "\"Op\": attr names match [A-Za-z][A-Za-z0-9_]*");
+  expect_read_error(op_json("", "{\"name\": \"X\", \"type\": \"float\", "
+                                "\"type_attr\": \"\", \"number_attr\": \"\", "
+                                "\"type_list_attr\": \"\", \"is_ref\": false, "
+                                "\"description\": \"\"}"),
+                    "base.json:4:24: error: invalid input_arg name \"X\" in "
+                    "op \"Op\": input and output names match [a-z][a-z0-9_]*");
+}
+
 /* ---- JSON helpers ------------------------------------------------------- */
 
 static const og_json *parse(og_arena *a, const char *text) {
@@ -991,6 +1145,16 @@ int main(void) {
       cmocka_unit_test(read_reports_bad_attr_references),
       cmocka_unit_test(read_reports_duplicate_op),
       cmocka_unit_test(read_rejects_nul_in_names),
+      cmocka_unit_test(read_accepts_versions_0_and_1_and_none),
+      cmocka_unit_test(read_refuses_a_newer_format_version),
+      cmocka_unit_test(read_reports_a_bad_format_version),
+      cmocka_unit_test(read_reports_unknown_top_level_field),
+      cmocka_unit_test(read_reports_unknown_op_field),
+      cmocka_unit_test(read_reports_unknown_attr_field),
+      cmocka_unit_test(read_reports_unknown_arg_field),
+      cmocka_unit_test(read_reports_unknown_value_fields),
+      cmocka_unit_test(read_reports_invalid_op_names),
+      cmocka_unit_test(read_reports_invalid_attr_and_arg_names),
       cmocka_unit_test(json_keeps_int64_exact),
       cmocka_unit_test(json_decodes_escapes_to_utf8),
       cmocka_unit_test(json_finds_members_and_positions),

@@ -10,6 +10,7 @@
 #include "execute_harness.h"
 #include "frontend_harness.h"
 #include "source.h"
+#include "tf_import.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,29 @@ static void frontend_summary_ignores_a_blank_last_doc_line(void **state) {
   tu_diags_free(&diags);
 }
 
+/* An OpList op named `Foo { stateful; } op Bar` imported, and its .op
+ * text compiled to three ops (Keep, a stateful Foo, Bar): the name
+ * injected spec text (issue 11). Written by hand; the harness now checks
+ * that imported text holds exactly the imported ops, and the importer
+ * refuses the name. */
+static void frontend_import_refuses_an_injected_op(void **state) {
+  (void)state;
+  size_t len;
+  uint8_t *data = reproducer("frontend-import-injected-op", &len);
+  fz_frontend_one(data, len);
+  tu_diags diags = {0};
+  og_diag diag;
+  og_diag_init(&diag, NULL, tu_diags_sink, &diags);
+  og_model *m = og_tf_import("fuzz.pbtxt", (const char *)data, len, &diag);
+  assert_null(m);
+  assert_int_equal(diags.count, 1);
+  assert_string_equal(diags.lines[0],
+                      "fuzz.pbtxt:2:12: error: invalid op name 'Foo { "
+                      "stateful; } op Bar': op names match [A-Z][A-Za-z0-9]*");
+  tu_diags_free(&diags);
+  free(data);
+}
+
 /* Custom (tests/shape/forms.op: `output ys: N * float`, N only an attr)
  * with N = 2^62, in opr_infer_shapes_by_name: the inference context's
  * output count times sizeof(opr_shape) wrapped to 0, so malloc(0), then
@@ -129,6 +153,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(frontend_empty_input_is_an_empty_model),
       cmocka_unit_test(frontend_summary_ignores_a_blank_last_doc_line),
+      cmocka_unit_test(frontend_import_refuses_an_injected_op),
       cmocka_unit_test(execute_infer_output_count_overflow),
       cmocka_unit_test(execute_output_count_sum_overflow),
   };

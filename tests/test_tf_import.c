@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- helpers ---- */
@@ -683,6 +684,130 @@ static void import_reports_every_bad_op(void **state) {
   tu_diags_free(&d);
 }
 
+/* ---- names that would inject spec text ---- */
+
+static void names_op_name_with_spec_text_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo { stateful; } op Bar' }",
+                      "1:12: error: invalid op name 'Foo { stateful; } op "
+                      "Bar': op names match [A-Z][A-Za-z0-9]*");
+}
+
+static void names_attr_name_with_semicolon_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' attr { name: 'x: int; stateful' "
+                      "type: 'int' } }",
+                      "1:18: error: op 'Foo': invalid attr name 'x: int; "
+                      "stateful': attr names match [A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_attr_name_closing_a_comment_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' attr { name: 'a*/' type: 'int' } }",
+                      "1:18: error: op 'Foo': invalid attr name 'a*/': attr "
+                      "names match [A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_input_name_with_newline_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' input_arg { name: 'x: int32;\\n"
+                      "stateful;\\ninput y' type: DT_INT32 } }",
+                      "1:18: error: op 'Foo': invalid input name 'x: int32;"
+                      "\\nstateful;\\ninput y': input and output names match "
+                      "[a-z][a-z0-9_]*");
+}
+
+static void names_output_name_with_quote_is_an_error(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' output_arg { name: \"y'\" "
+                      "type: DT_INT32 } }",
+                      "1:18: error: op 'Foo': invalid output name 'y\\'': "
+                      "input and output names match [a-z][a-z0-9_]*");
+}
+
+/* An attr reference is written as the arg's type: checked like a name
+ * even when an attr of that name exists (whose own name is reported). */
+static void names_type_attr_reference_is_checked(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' input_arg { name: 'x' "
+                      "type_attr: 'T; stateful' } }",
+                      "1:18: error: op 'Foo': input 'x': invalid type_attr "
+                      "'T; stateful': attr names match [A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_number_attr_reference_is_checked(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' output_arg { name: 'y' "
+                      "type: DT_INT32 number_attr: 'N*/' } }",
+                      "1:18: error: op 'Foo': output 'y': invalid "
+                      "number_attr 'N*/': attr names match "
+                      "[A-Za-z][A-Za-z0-9_]*");
+}
+
+static void names_type_list_attr_reference_is_checked(void **state) {
+  (void)state;
+  expect_import_error("op { name: 'Foo' input_arg { name: 'x' "
+                      "type_list_attr: 'L) ;' } }",
+                      "1:18: error: op 'Foo': input 'x': invalid "
+                      "type_list_attr 'L) ;': attr names match "
+                      "[A-Za-z][A-Za-z0-9_]*");
+}
+
+/* Control bytes are escaped and a long name is cut: a message cannot
+ * forge lines or flood the terminal. */
+static void names_hostile_name_is_shown_escaped_and_cut(void **state) {
+  (void)state;
+  char text[400];
+  snprintf(text, sizeof text, "op { name: 'A\\033[2J\\r\\x01%0100d' }", 0);
+  char want[400];
+  snprintf(want, sizeof want,
+           "1:12: error: invalid op name 'A\\x1b[2J\\r\\x01%050d...': op "
+           "names match [A-Z][A-Za-z0-9]*", 0);
+  expect_import_error(text, want);
+}
+
+/* An internal op ('_' name) is left out; one warning counts them all. */
+static void names_internal_ops_are_skipped_with_one_warning(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text("op { name: '_Send' attr { name: 'x;' "
+                            "type: 'int' } }\nop { name: 'Keep' }\n"
+                            "op { name: '_Recv' }\n", &d);
+  assert_non_null(m);
+  assert_int_equal(m->nops, 1);
+  assert_string_equal(m->ops[0]->name, "Keep");
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:1:12: warning: skipped 2 internal ops (names "
+                      "starting with '_' are reserved in .op files), the "
+                      "first '_Send'");
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
+/* Every bad name of an op is reported, not only the first. */
+static void names_every_bad_name_of_an_op_is_reported(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text("op { name: 'Foo'\n"
+                            "  attr { name: 'a b' type: 'int' }\n"
+                            "  attr { name: '1' type: 'int' }\n"
+                            "  input_arg { name: 'X' type: DT_INT32 } }\n",
+                            &d);
+  assert_null(m);
+  assert_int_equal(d.count, 3);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:2:3: error: op 'Foo': invalid attr name 'a b': "
+                      "attr names match [A-Za-z][A-Za-z0-9_]*");
+  assert_string_equal(d.lines[1],
+                      "t.pbtxt:3:3: error: op 'Foo': invalid attr name '1': "
+                      "attr names match [A-Za-z][A-Za-z0-9_]*");
+  assert_string_equal(d.lines[2],
+                      "t.pbtxt:4:3: error: op 'Foo': invalid input name 'X': "
+                      "input and output names match [a-z][a-z0-9_]*");
+  tu_diags_free(&d);
+}
+
 /* ---- names ---- */
 
 static void snake_case_follows_tensorflow(void **state) {
@@ -1268,6 +1393,220 @@ static void cli_reports_usage_and_io_errors(void **state) {
   assert_int_equal(run_cli(4, blocked), 2);
 }
 
+/* ---- the CLI: nothing an OpList holds can inject spec text ---- */
+
+/* Runs the CLI with stderr captured; *err is the text (caller frees). */
+static int run_cli_err(int argc, const char **args, char **err) {
+  const char *path = tmp_path("stderr.txt");
+  fflush(stderr);
+  int saved = dup(2);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  dup2(fileno(f), 2);
+  int rc = run_cli(argc, args);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  fclose(f);
+  *err = slurp(path);
+  return rc;
+}
+
+/* The first line of `text`, in a static buffer. */
+static const char *first_line(const char *text) {
+  static char line[1024];
+  snprintf(line, sizeof line, "%.*s", (int)strcspn(text, "\n"), text);
+  return line;
+}
+
+/* Imports `pbtxt` (as NAME.pbtxt into NAME_out/NAME.op) and asserts exit
+ * 0 and that the file compiles to exactly the ops the OpList holds, equal
+ * field for field (docs included): no op added, no flag changed. */
+static void expect_exact_output(const char *name, const char *pbtxt) {
+  char in[64], out[64], file[96];
+  snprintf(in, sizeof in, "%s.pbtxt", name);
+  snprintf(out, sizeof out, "%s_out", name);
+  snprintf(file, sizeof file, "%s_out/%s.op", name, name);
+  write_text(tmp_path(in), pbtxt);
+  const char *args[] = {"import-tf", tmp_path(in), "-o", tmp_path(out)};
+  char *err = NULL;
+  int rc = run_cli_err(4, args, &err);
+  if (rc != 0 || *err) print_error("stderr:\n%s\n", err);
+  assert_int_equal(rc, 0);
+  assert_string_equal(err, "");
+  char *text = slurp(tmp_path(file));
+  assert_non_null(text);
+  tu_diags d = {0};
+  og_model *back = tu_compile(file, text, &d);
+  if (!back) show_compile_errors(&d, text);
+  assert_non_null(back);
+  og_model *want = import_ok(pbtxt);
+  assert_int_equal(back->nops, want->nops);
+  for (size_t i = 0; i < want->nops; i++) {
+    if (!og_op_equal(want->ops[i], back->ops[i]))
+      say_op_diff(want->ops[i], back->ops[i]);
+    assert_true(og_op_equal(want->ops[i], back->ops[i]));
+  }
+  og_model_free(want);
+  og_model_free(back);
+  tu_diags_free(&d);
+  free(text);
+  free(err);
+}
+
+/* Imports `pbtxt` and asserts exit 1, `message` as the first line of
+ * stderr, and that no output directory was created. */
+static void expect_cli_error(const char *name, const char *pbtxt,
+                             bool split, const char *message) {
+  char in[64], out[64];
+  snprintf(in, sizeof in, "%s.pbtxt", name);
+  snprintf(out, sizeof out, "%s_out", name);
+  write_text(tmp_path(in), pbtxt);
+  const char *args[] = {"import-tf", tmp_path(in), "-o", tmp_path(out),
+                        "--split"};
+  char *err = NULL;
+  assert_int_equal(run_cli_err(split ? 5 : 4, args, &err), 1);
+  char want[1024];
+  snprintf(want, sizeof want, "%s:%s", tmp_path(in), message);
+  assert_string_equal(first_line(err), want);
+  struct stat st;
+  assert_int_equal(stat(tmp_path(out), &st), -1);
+  free(err);
+}
+
+static void cli_injected_op_name_writes_nothing(void **state) {
+  (void)state;
+  expect_cli_error("inject_op",
+                   "op { name: 'Good' }\n"
+                   "op { name: 'Foo { stateful; } op Bar' }\n", false,
+                   "2:12: error: invalid op name 'Foo { stateful; } op Bar': "
+                   "op names match [A-Z][A-Za-z0-9]*");
+}
+
+/* Doc text with line breaks, comment markers and code: every line stays
+ * a `///` line (a lone CR too), so it reads back as the same docs. */
+static void cli_doc_text_cannot_become_code(void **state) {
+  (void)state;
+  expect_exact_output(
+      "docs",
+      "op { name: 'Docs'\n"
+      "  summary: 'One */ line /* here.'\n"
+      "  description: 'a\\n} op Evil { stateful; }\\n*/ op Evil2 {}\\n"
+      "/// x\\n\\\\'\n"
+      "  attr { name: 'a' type: 'int' description: 'b\\n}\\nop E3 {}' }\n"
+      "  input_arg { name: 'x' type: DT_INT32 description: 'c\\n  "
+      "stateful;' }\n"
+      "  output_arg { name: 'y' type: DT_INT32 description: '*/ d\\n"
+      "commutative;' } }\n");
+  char *text = slurp(tmp_path("docs_out/docs.op"));
+  assert_non_null(strstr(text, "/// a\n/// } op Evil { stateful; }\n"));
+  free(text);
+}
+
+/* A lone CR in a doc starts a new `///` line (it would look like a line
+ * break to a reader); the doc reads back with LF, a warning. */
+static void cli_doc_carriage_return_starts_a_doc_line(void **state) {
+  (void)state;
+  write_text(tmp_path("cr.pbtxt"),
+             "op { name: 'Cr' attr { name: 'a' type: 'int' "
+             "description: 'x\\r  stateful;' } }\n");
+  const char *args[] = {"import-tf", tmp_path("cr.pbtxt"), "-o",
+                        tmp_path("cr_out")};
+  char *err = NULL;
+  assert_int_equal(run_cli_err(4, args, &err), 0);
+  char want[512];
+  snprintf(want, sizeof want,
+           "%s:1:12: warning: op 'Cr' reads back differently from its .op "
+           "form: the .op language cannot express attr 'a' exactly",
+           tmp_path("cr.pbtxt"));
+  assert_string_equal(first_line(err), want);
+  char *text = slurp(tmp_path("cr_out/cr.op"));
+  assert_string_equal(text, "package cr;\n\nop Cr {\n  /// x\n  ///   "
+                            "stateful;\n  attr a: int;\n}\n");
+  free(text);
+  free(err);
+}
+
+/* Quotes, backslashes, newlines and comment markers in every string the
+ * .op text holds: defaults, allowed values, tensor and func text, the
+ * deprecation explanation. */
+static void cli_string_values_cannot_end_early(void **state) {
+  (void)state;
+  expect_exact_output(
+      "strings",
+      "op { name: 'Strings'\n"
+      "  attr { name: 's' type: 'string'\n"
+      "    default_value { s: \"a'b\\\"c\\n}; stateful; //\" }\n"
+      "    allowed_values { list { s: [\"a'b\\\"c\\n}; stateful; //\", "
+      "'*/', '\\\\', '\\x01\\xff'] } } }\n"
+      "  attr { name: 't' type: 'tensor' default_value { tensor {\n"
+      "    dtype: DT_STRING string_val: \"q' } stateful; '\" } } }\n"
+      "  attr { name: 'f' type: 'func' default_value { func {\n"
+      "    name: \"g' } stateful; /*\" } } }\n"
+      "  attr { name: 'l' type: 'list(string)' default_value { list {\n"
+      "    s: [\"'] ; stateful;\", '\\\\'] } } }\n"
+      "  deprecation { version: 3 explanation: 'e\" ; stateful; \"\\n' } }\n");
+}
+
+/* Names a file system could read as a path never become one: an op name
+ * with '/' or ".." is an error before anything is written. */
+static void cli_split_file_names_stay_in_the_directory(void **state) {
+  (void)state;
+  expect_cli_error("dotdot", "op { name: '../../Evil' }\n", true,
+                   "1:12: error: invalid op name '../../Evil': op names match "
+                   "[A-Z][A-Za-z0-9]*");
+  expect_cli_error("slash", "op { name: 'A/B' }\n", true,
+                   "1:12: error: invalid op name 'A/B': op names match "
+                   "[A-Z][A-Za-z0-9]*");
+  expect_cli_error("absolute", "op { name: '/tmp/Evil' }\n", true,
+                   "1:12: error: invalid op name '/tmp/Evil': op names match "
+                   "[A-Z][A-Za-z0-9]*");
+  struct stat st;
+  assert_int_equal(stat("/tmp/evil.op", &st) == 0 &&
+                       st.st_mtime >= time(NULL) - 5, 0);
+}
+
+/* Two ops whose file names differ only in case would share a file on a
+ * file system that ignores case (and snake_case maps both to one). */
+static void cli_split_file_names_that_clash_are_an_error(void **state) {
+  (void)state;
+  expect_cli_error("clash", "op { name: 'Aa' }\nop { name: 'AA' }\n", true,
+                   "1:12: error: op 'Aa' would be written to 'aa.op', as op "
+                   "'AA' is");
+}
+
+static void cli_skips_internal_ops_with_a_warning(void **state) {
+  (void)state;
+  write_text(tmp_path("internal.pbtxt"),
+             "op { name: '_Send' }\nop { name: 'Keep' }\n");
+  const char *args[] = {"import-tf", tmp_path("internal.pbtxt"), "-o",
+                        tmp_path("internal_out"), "--split"};
+  char *err = NULL;
+  assert_int_equal(run_cli_err(5, args, &err), 0);
+  char want[512];
+  snprintf(want, sizeof want,
+           "%s:1:12: warning: skipped 1 internal op (names starting with '_' "
+           "are reserved in .op files), the first '_Send'",
+           tmp_path("internal.pbtxt"));
+  assert_string_equal(first_line(err), want);
+  char *keep = slurp(tmp_path("internal_out/keep.op"));
+  assert_string_equal(keep, "op Keep {\n}\n");
+  assert_null(slurp(tmp_path("internal_out/_send.op")));
+  free(keep);
+  free(err);
+}
+
+/* Text that reads back with a flag the OpList does not set (a resource
+ * input makes an op stateful) is an error, not a warning. */
+static void cli_text_reading_back_with_another_flag_is_an_error(void **state) {
+  (void)state;
+  expect_cli_error("flag",
+                   "op { name: 'Res' input_arg { name: 'h' "
+                   "type: DT_RESOURCE } }\n", false,
+                   "1:12: error: op 'Res' cannot be written as .op: its flags "
+                   "or deprecation reads back differently");
+}
+
 /* ---- TensorFlow's registry ---- */
 
 static void corpus_round_trips(void **state) {
@@ -1327,6 +1666,17 @@ int main(void) {
       cmocka_unit_test(import_reports_bad_shapes_and_tensors),
       cmocka_unit_test(import_reports_bad_args),
       cmocka_unit_test(import_reports_every_bad_op),
+      cmocka_unit_test(names_op_name_with_spec_text_is_an_error),
+      cmocka_unit_test(names_attr_name_with_semicolon_is_an_error),
+      cmocka_unit_test(names_attr_name_closing_a_comment_is_an_error),
+      cmocka_unit_test(names_input_name_with_newline_is_an_error),
+      cmocka_unit_test(names_output_name_with_quote_is_an_error),
+      cmocka_unit_test(names_type_attr_reference_is_checked),
+      cmocka_unit_test(names_number_attr_reference_is_checked),
+      cmocka_unit_test(names_type_list_attr_reference_is_checked),
+      cmocka_unit_test(names_hostile_name_is_shown_escaped_and_cut),
+      cmocka_unit_test(names_internal_ops_are_skipped_with_one_warning),
+      cmocka_unit_test(names_every_bad_name_of_an_op_is_reported),
       cmocka_unit_test(snake_case_follows_tensorflow),
       cmocka_unit_test(package_name_is_the_sanitized_base_name),
       cmocka_unit_test(format_float_round_trips),
@@ -1343,6 +1693,14 @@ int main(void) {
       cmocka_unit_test(cli_rejects_ops_the_language_rejects),
       cmocka_unit_test(cli_warns_where_the_op_form_loses_detail),
       cmocka_unit_test(cli_reports_usage_and_io_errors),
+      cmocka_unit_test(cli_injected_op_name_writes_nothing),
+      cmocka_unit_test(cli_doc_text_cannot_become_code),
+      cmocka_unit_test(cli_doc_carriage_return_starts_a_doc_line),
+      cmocka_unit_test(cli_string_values_cannot_end_early),
+      cmocka_unit_test(cli_split_file_names_stay_in_the_directory),
+      cmocka_unit_test(cli_split_file_names_that_clash_are_an_error),
+      cmocka_unit_test(cli_skips_internal_ops_with_a_warning),
+      cmocka_unit_test(cli_text_reading_back_with_another_flag_is_an_error),
   };
   int failed = cmocka_run_group_tests_name("tf_import", unit, cli_setup,
                                            cli_teardown);
