@@ -61,9 +61,6 @@ struct opr_kernel_table {
 static inline void opr_refcount_init(opr_tensor *t, int n) {
   __atomic_store_n(&t->refcount, n, __ATOMIC_RELAXED);
 }
-static inline int opr_refcount_load(const opr_tensor *t) {
-  return __atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE);
-}
 static inline void opr_refcount_inc(opr_tensor *t) {
   __atomic_fetch_add(&t->refcount, 1, __ATOMIC_RELAXED);
 }
