@@ -84,7 +84,8 @@ static void attr_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
                     "const opr_kernel_ctx *k");
       og_w_line(w, "return k->call->attrs[%zu].u.list.count;", i);
       accessor_end(w);
-      const char *ptr = og_arena_printf(f->arena, "%s*", og_c_list_elem(f, type));
+      const char *ptr =
+          og_arena_printf(f->arena, "%s*", og_c_list_elem(f, type));
       accessor_head(w, ptr, fn, "const opr_kernel_ctx *k");
       /* The cast C++ needs (no implicit conversion from void *). */
       og_w_line(w, "return (%s)k->call->attrs[%zu].u.list.items;", ptr, i);
