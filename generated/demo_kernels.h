@@ -9,6 +9,10 @@
 
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- AddN ---- */
 
 static inline size_t demo_add_n_input_inputs_count(const opr_kernel_ctx *k) {
@@ -66,21 +70,25 @@ static inline opr_status demo_add_n_register_kernel(
     const demo_add_n_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.inputs) host[nhost++] = "inputs";
   if (kernel->host_memory.sum) host[nhost++] = "sum";
-  const opr_kernel_def def = {
-    .op = "AddN",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "AddN";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -112,14 +120,15 @@ static inline opr_status demo_add_one_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.input) host[nhost++] = "input";
   if (kernel->host_memory.output) host[nhost++] = "output";
-  const opr_kernel_def def = {
-    .op = "AddOne",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "AddOne";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -173,21 +182,25 @@ static inline opr_status demo_example_register_kernel(
     const demo_example_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.input) host[nhost++] = "input";
   if (kernel->host_memory.input_times_two) host[nhost++] = "input_times_two";
-  const opr_kernel_def def = {
-    .op = "Example",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "Example";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -241,21 +254,25 @@ static inline opr_status demo_my_general_unary_op_register_kernel(
     const demo_my_general_unary_op_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "MyGeneralUnaryOp",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MyGeneralUnaryOp";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -330,24 +347,30 @@ static inline opr_status demo_pad_register_kernel(
     const demo_pad_kernel *kernel) {
   opr_type_constraint constraints[2];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
-  if (kernel->Tpaddings)
-    constraints[nconstraints++] = (opr_type_constraint){"Tpaddings", kernel->Tpaddings};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
+  if (kernel->Tpaddings) {
+    constraints[nconstraints].attr = "Tpaddings";
+    constraints[nconstraints++].allowed = kernel->Tpaddings;
+  }
   const char *host[3];
   size_t nhost = 0;
   if (kernel->host_memory.input) host[nhost++] = "input";
   if (kernel->host_memory.paddings) host[nhost++] = "paddings";
   if (kernel->host_memory.output) host[nhost++] = "output";
-  const opr_kernel_def def = {
-    .op = "Pad",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "Pad";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -386,21 +409,25 @@ static inline opr_status demo_string_to_number_register_kernel(
     const demo_string_to_number_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->out_type)
-    constraints[nconstraints++] = (opr_type_constraint){"out_type", kernel->out_type};
+  if (kernel->out_type) {
+    constraints[nconstraints].attr = "out_type";
+    constraints[nconstraints++].allowed = kernel->out_type;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.string_tensor) host[nhost++] = "string_tensor";
   if (kernel->host_memory.output) host[nhost++] = "output";
-  const opr_kernel_def def = {
-    .op = "StringToNumber",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "StringToNumber";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -443,21 +470,25 @@ static inline opr_status demo_zero_out_register_kernel(
     const demo_zero_out_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.to_zero) host[nhost++] = "to_zero";
   if (kernel->host_memory.zeroed) host[nhost++] = "zeroed";
-  const opr_kernel_def def = {
-    .op = "ZeroOut",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "ZeroOut";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -496,21 +527,25 @@ static inline opr_status demo_zero_out_float_int32_register_kernel(
     const demo_zero_out_float_int32_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.to_zero) host[nhost++] = "to_zero";
   if (kernel->host_memory.zeroed) host[nhost++] = "zeroed";
-  const opr_kernel_def def = {
-    .op = "ZeroOutFloatInt32",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "ZeroOutFloatInt32";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -542,14 +577,15 @@ static inline opr_status demo_zero_out_int32_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.to_zero) host[nhost++] = "to_zero";
   if (kernel->host_memory.zeroed) host[nhost++] = "zeroed";
-  const opr_kernel_def def = {
-    .op = "ZeroOutInt32",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "ZeroOutInt32";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -598,22 +634,30 @@ static inline opr_status demo_zero_out_real_number_register_kernel(
     const demo_zero_out_real_number_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.to_zero) host[nhost++] = "to_zero";
   if (kernel->host_memory.zeroed) host[nhost++] = "zeroed";
-  const opr_kernel_def def = {
-    .op = "ZeroOutRealNumber",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "ZeroOutRealNumber";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DEMO_KERNELS_H */

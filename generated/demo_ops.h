@@ -126,8 +126,8 @@ typedef struct demo_pad_attrs {
   demo_pad_mode mode;
 } demo_pad_attrs;
 
-/* The defaults of the spec. */
-#define DEMO_PAD_ATTRS_DEFAULT {.mode = DEMO_PAD_MODE_CONSTANT}
+/* The defaults of the spec, in field order. */
+#define DEMO_PAD_ATTRS_DEFAULT {/* mode */ DEMO_PAD_MODE_CONSTANT}
 
 /* The registration table of Pad. */
 extern const opr_op_def demo_pad_def;
@@ -173,8 +173,8 @@ typedef struct demo_string_to_number_attrs {
   opr_dtype out_type;
 } demo_string_to_number_attrs;
 
-/* The defaults of the spec. */
-#define DEMO_STRING_TO_NUMBER_ATTRS_DEFAULT {.out_type = OPR_DT_FLOAT}
+/* The defaults of the spec, in field order. */
+#define DEMO_STRING_TO_NUMBER_ATTRS_DEFAULT {/* out_type */ OPR_DT_FLOAT}
 
 /* The registration table of StringToNumber. */
 extern const opr_op_def demo_string_to_number_def;
@@ -204,8 +204,8 @@ typedef struct demo_zero_out_attrs {
   int64_t preserve_index;
 } demo_zero_out_attrs;
 
-/* The defaults of the spec. */
-#define DEMO_ZERO_OUT_ATTRS_DEFAULT {.preserve_index = 0}
+/* The defaults of the spec, in field order. */
+#define DEMO_ZERO_OUT_ATTRS_DEFAULT {/* preserve_index */ 0}
 
 /* The registration table of ZeroOut. */
 extern const opr_op_def demo_zero_out_def;

@@ -9,6 +9,10 @@
 
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- AttrConstraintAndDefaultExample ---- */
 
 static inline int64_t guide_attrs_attr_constraint_and_default_example_attr_i(const opr_kernel_ctx *k) {
@@ -25,13 +29,13 @@ typedef struct guide_attrs_attr_constraint_and_default_example_kernel {
 
 static inline opr_status guide_attrs_attr_constraint_and_default_example_register_kernel(
     const guide_attrs_attr_constraint_and_default_example_kernel *kernel) {
-  const opr_kernel_def def = {
-    .op = "AttrConstraintAndDefaultExample",
-    .device = kernel->device,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "AttrConstraintAndDefaultExample";
+  def.device = kernel->device;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -51,13 +55,13 @@ typedef struct guide_attrs_attr_default_example_kernel {
 
 static inline opr_status guide_attrs_attr_default_example_register_kernel(
     const guide_attrs_attr_default_example_kernel *kernel) {
-  const opr_kernel_def def = {
-    .op = "AttrDefaultExample",
-    .device = kernel->device,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "AttrDefaultExample";
+  def.device = kernel->device;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -88,13 +92,13 @@ static inline size_t guide_attrs_attr_default_example_for_all_types_attr_l_empty
   return k->call->attrs[7].u.list.count;
 }
 static inline const int64_t *guide_attrs_attr_default_example_for_all_types_attr_l_empty(const opr_kernel_ctx *k) {
-  return k->call->attrs[7].u.list.items;
+  return (const int64_t *)k->call->attrs[7].u.list.items;
 }
 static inline size_t guide_attrs_attr_default_example_for_all_types_attr_l_int_count(const opr_kernel_ctx *k) {
   return k->call->attrs[8].u.list.count;
 }
 static inline const int64_t *guide_attrs_attr_default_example_for_all_types_attr_l_int(const opr_kernel_ctx *k) {
-  return k->call->attrs[8].u.list.items;
+  return (const int64_t *)k->call->attrs[8].u.list.items;
 }
 
 /* The types AttrDefaultExampleForAllTypes's attr ty may take, as X(ID, C type): expand a kernel body once per type. */
@@ -143,16 +147,19 @@ static inline opr_status guide_attrs_attr_default_example_for_all_types_register
     const guide_attrs_attr_default_example_for_all_types_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->ty)
-    constraints[nconstraints++] = (opr_type_constraint){"ty", kernel->ty};
-  const opr_kernel_def def = {
-    .op = "AttrDefaultExampleForAllTypes",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  if (kernel->ty) {
+    constraints[nconstraints].attr = "ty";
+    constraints[nconstraints++].allowed = kernel->ty;
+  }
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "AttrDefaultExampleForAllTypes";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -180,13 +187,13 @@ typedef struct guide_attrs_enum_example_kernel {
 
 static inline opr_status guide_attrs_enum_example_register_kernel(
     const guide_attrs_enum_example_kernel *kernel) {
-  const opr_kernel_def def = {
-    .op = "EnumExample",
-    .device = kernel->device,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "EnumExample";
+  def.device = kernel->device;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -206,13 +213,13 @@ typedef struct guide_attrs_min_int_example_kernel {
 
 static inline opr_status guide_attrs_min_int_example_register_kernel(
     const guide_attrs_min_int_example_kernel *kernel) {
-  const opr_kernel_def def = {
-    .op = "MinIntExample",
-    .device = kernel->device,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MinIntExample";
+  def.device = kernel->device;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -256,16 +263,19 @@ static inline opr_status guide_attrs_number_or_boolean_type_register_kernel(
     const guide_attrs_number_or_boolean_type_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->t)
-    constraints[nconstraints++] = (opr_type_constraint){"t", kernel->t};
-  const opr_kernel_def def = {
-    .op = "NumberOrBooleanType",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  if (kernel->t) {
+    constraints[nconstraints].attr = "t";
+    constraints[nconstraints++].allowed = kernel->t;
+  }
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "NumberOrBooleanType";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -308,16 +318,19 @@ static inline opr_status guide_attrs_number_type_register_kernel(
     const guide_attrs_number_type_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->t)
-    constraints[nconstraints++] = (opr_type_constraint){"t", kernel->t};
-  const opr_kernel_def def = {
-    .op = "NumberType",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  if (kernel->t) {
+    constraints[nconstraints].attr = "t";
+    constraints[nconstraints++].allowed = kernel->t;
+  }
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "NumberType";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -346,16 +359,19 @@ static inline opr_status guide_attrs_restricted_type_example_register_kernel(
     const guide_attrs_restricted_type_example_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->t)
-    constraints[nconstraints++] = (opr_type_constraint){"t", kernel->t};
-  const opr_kernel_def def = {
-    .op = "RestrictedTypeExample",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  if (kernel->t) {
+    constraints[nconstraints].attr = "t";
+    constraints[nconstraints++].allowed = kernel->t;
+  }
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "RestrictedTypeExample";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -365,7 +381,7 @@ static inline size_t guide_attrs_type_list_example_attr_a_count(const opr_kernel
   return k->call->attrs[0].u.list.count;
 }
 static inline const opr_dtype *guide_attrs_type_list_example_attr_a(const opr_kernel_ctx *k) {
-  return k->call->attrs[0].u.list.items;
+  return (const opr_dtype *)k->call->attrs[0].u.list.items;
 }
 
 /* A kernel of TypeListExample, for guide_attrs_type_list_example_register_kernel. */
@@ -378,14 +394,18 @@ typedef struct guide_attrs_type_list_example_kernel {
 
 static inline opr_status guide_attrs_type_list_example_register_kernel(
     const guide_attrs_type_list_example_kernel *kernel) {
-  const opr_kernel_def def = {
-    .op = "TypeListExample",
-    .device = kernel->device,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "TypeListExample";
+  def.device = kernel->device;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GUIDE_ATTRS_KERNELS_H */

@@ -26,8 +26,11 @@ typedef struct guide_attrs_attr_constraint_and_default_example_attrs {
   int64_t i;
 } guide_attrs_attr_constraint_and_default_example_attrs;
 
-/* The defaults of the spec. */
-#define GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTRS_DEFAULT {.i = 1}
+/* The defaults of the spec, in field order. */
+#define GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTRS_DEFAULT \
+  { \
+    /* i */ 1, \
+  }
 
 /* The registration table of AttrConstraintAndDefaultExample. */
 extern const opr_op_def guide_attrs_attr_constraint_and_default_example_def;
@@ -50,8 +53,8 @@ typedef struct guide_attrs_attr_default_example_attrs {
   int64_t i;
 } guide_attrs_attr_default_example_attrs;
 
-/* The defaults of the spec. */
-#define GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTRS_DEFAULT {.i = 0}
+/* The defaults of the spec, in field order. */
+#define GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTRS_DEFAULT {/* i */ 0}
 
 /* The registration table of AttrDefaultExample. */
 extern const opr_op_def guide_attrs_attr_default_example_def;
@@ -94,18 +97,18 @@ typedef struct guide_attrs_attr_default_example_for_all_types_attrs {
   size_t l_int_count;
 } guide_attrs_attr_default_example_for_all_types_attrs;
 
-/* The defaults of the spec. */
+/* The defaults of the spec, in field order. */
 #define GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT \
   { \
-    .s = "foo", \
-    .i = 0, \
-    .f = 1.0f, \
-    .b = true, \
-    .ty = OPR_DT_INT32, \
-    .sh = {2, guide_attrs_attr_default_example_for_all_types_sh_default_dims}, \
-    .te = NULL, \
-    .l_empty = NULL, .l_empty_count = 0, \
-    .l_int = guide_attrs_attr_default_example_for_all_types_l_int_default, .l_int_count = 4, \
+    /* s */ "foo", \
+    /* i */ 0, \
+    /* f */ 1.0f, \
+    /* b */ true, \
+    /* ty */ OPR_DT_INT32, \
+    /* sh */ {2, guide_attrs_attr_default_example_for_all_types_sh_default_dims}, \
+    /* te */ NULL, \
+    /* l_empty */ NULL, /* l_empty_count */ 0, \
+    /* l_int */ guide_attrs_attr_default_example_for_all_types_l_int_default, /* l_int_count */ 4, \
   }
 
 /* The registration table of AttrDefaultExampleForAllTypes. */

@@ -9,6 +9,10 @@
 
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- ArbitraryTensorSequenceExample ---- */
 
 static inline size_t guide_io_arbitrary_tensor_sequence_example_input_in_count(const opr_kernel_ctx *k) {
@@ -21,7 +25,7 @@ static inline size_t guide_io_arbitrary_tensor_sequence_example_attr_T_count(con
   return k->call->attrs[0].u.list.count;
 }
 static inline const opr_dtype *guide_io_arbitrary_tensor_sequence_example_attr_T(const opr_kernel_ctx *k) {
-  return k->call->attrs[0].u.list.items;
+  return (const opr_dtype *)k->call->attrs[0].u.list.items;
 }
 static inline size_t guide_io_arbitrary_tensor_sequence_example_output_out_count(const opr_kernel_ctx *k) {
   return opr_output_count(k->call, 0);
@@ -48,14 +52,15 @@ static inline opr_status guide_io_arbitrary_tensor_sequence_example_register_ker
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "ArbitraryTensorSequenceExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "ArbitraryTensorSequenceExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -86,14 +91,15 @@ static inline opr_status guide_io_built_in_types_example_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.integers) host[nhost++] = "integers";
   if (kernel->host_memory.complex_numbers) host[nhost++] = "complex_numbers";
-  const opr_kernel_def def = {
-    .op = "BuiltInTypesExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "BuiltInTypesExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -125,14 +131,15 @@ static inline opr_status guide_io_int32_sequence_example_register_kernel(
   const char *host[1];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
-  const opr_kernel_def def = {
-    .op = "Int32SequenceExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "Int32SequenceExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -170,14 +177,15 @@ static inline opr_status guide_io_int_list_input_example_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "IntListInputExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "IntListInputExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -193,7 +201,7 @@ static inline size_t guide_io_list_type_restriction_example_attr_T_count(const o
   return k->call->attrs[0].u.list.count;
 }
 static inline const opr_dtype *guide_io_list_type_restriction_example_attr_T(const opr_kernel_ctx *k) {
-  return k->call->attrs[0].u.list.items;
+  return (const opr_dtype *)k->call->attrs[0].u.list.items;
 }
 static inline size_t guide_io_list_type_restriction_example_output_out_count(const opr_kernel_ctx *k) {
   return opr_output_count(k->call, 0);
@@ -220,14 +228,15 @@ static inline opr_status guide_io_list_type_restriction_example_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "ListTypeRestrictionExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "ListTypeRestrictionExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -265,14 +274,15 @@ static inline opr_status guide_io_min_length_int_list_example_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "MinLengthIntListExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MinLengthIntListExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -288,7 +298,7 @@ static inline size_t guide_io_minimum_length_polymorphic_list_example_attr_T_cou
   return k->call->attrs[0].u.list.count;
 }
 static inline const opr_dtype *guide_io_minimum_length_polymorphic_list_example_attr_T(const opr_kernel_ctx *k) {
-  return k->call->attrs[0].u.list.items;
+  return (const opr_dtype *)k->call->attrs[0].u.list.items;
 }
 static inline size_t guide_io_minimum_length_polymorphic_list_example_output_out_count(const opr_kernel_ctx *k) {
   return opr_output_count(k->call, 0);
@@ -315,14 +325,15 @@ static inline opr_status guide_io_minimum_length_polymorphic_list_example_regist
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "MinimumLengthPolymorphicListExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MinimumLengthPolymorphicListExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -365,14 +376,15 @@ static inline opr_status guide_io_multiple_ins_and_outs_register_kernel(
   if (kernel->host_memory.z) host[nhost++] = "z";
   if (kernel->host_memory.a) host[nhost++] = "a";
   if (kernel->host_memory.b) host[nhost++] = "b";
-  const opr_kernel_def def = {
-    .op = "MultipleInsAndOuts",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MultipleInsAndOuts";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -388,7 +400,7 @@ static inline size_t guide_io_polymorphic_list_example_attr_T_count(const opr_ke
   return k->call->attrs[0].u.list.count;
 }
 static inline const opr_dtype *guide_io_polymorphic_list_example_attr_T(const opr_kernel_ctx *k) {
-  return k->call->attrs[0].u.list.items;
+  return (const opr_dtype *)k->call->attrs[0].u.list.items;
 }
 static inline size_t guide_io_polymorphic_list_example_output_out_count(const opr_kernel_ctx *k) {
   return opr_output_count(k->call, 0);
@@ -415,14 +427,15 @@ static inline opr_status guide_io_polymorphic_list_example_register_kernel(
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "PolymorphicListExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "PolymorphicListExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -484,20 +497,24 @@ static inline opr_status guide_io_polymorphic_single_input_register_kernel(
     const guide_io_polymorphic_single_input_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[1];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
-  const opr_kernel_def def = {
-    .op = "PolymorphicSingleInput",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "PolymorphicSingleInput";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -531,20 +548,24 @@ static inline opr_status guide_io_restricted_polymorphic_single_input_register_k
     const guide_io_restricted_polymorphic_single_input_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[1];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
-  const opr_kernel_def def = {
-    .op = "RestrictedPolymorphicSingleInput",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "RestrictedPolymorphicSingleInput";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -560,7 +581,7 @@ static inline size_t guide_io_restricted_tensor_sequence_example_attr_T_count(co
   return k->call->attrs[0].u.list.count;
 }
 static inline const opr_dtype *guide_io_restricted_tensor_sequence_example_attr_T(const opr_kernel_ctx *k) {
-  return k->call->attrs[0].u.list.items;
+  return (const opr_dtype *)k->call->attrs[0].u.list.items;
 }
 static inline size_t guide_io_restricted_tensor_sequence_example_output_out_count(const opr_kernel_ctx *k) {
   return opr_output_count(k->call, 0);
@@ -587,14 +608,15 @@ static inline opr_status guide_io_restricted_tensor_sequence_example_register_ke
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "RestrictedTensorSequenceExample",
-    .device = kernel->device,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "RestrictedTensorSequenceExample";
+  def.device = kernel->device;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -667,21 +689,25 @@ static inline opr_status guide_io_same_list_input_example_register_kernel(
     const guide_io_same_list_input_example_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
   if (kernel->host_memory.out) host[nhost++] = "out";
-  const opr_kernel_def def = {
-    .op = "SameListInputExample",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "SameListInputExample";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -749,21 +775,29 @@ static inline opr_status guide_io_same_type_sequence_example_register_kernel(
     const guide_io_same_type_sequence_example_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[1];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
-  const opr_kernel_def def = {
-    .op = "SameTypeSequenceExample",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "SameTypeSequenceExample";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GUIDE_IO_KERNELS_H */

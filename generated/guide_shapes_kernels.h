@@ -9,6 +9,10 @@
 
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- MatMulLike ---- */
 
 static inline const opr_tensor *guide_shapes_mat_mul_like_input_a(const opr_kernel_ctx *k) {
@@ -49,22 +53,26 @@ static inline opr_status guide_shapes_mat_mul_like_register_kernel(
     const guide_shapes_mat_mul_like_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[3];
   size_t nhost = 0;
   if (kernel->host_memory.a) host[nhost++] = "a";
   if (kernel->host_memory.b) host[nhost++] = "b";
   if (kernel->host_memory.product) host[nhost++] = "product";
-  const opr_kernel_def def = {
-    .op = "MatMulLike",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MatMulLike";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
 
@@ -104,22 +112,30 @@ static inline opr_status guide_shapes_matrix_example_register_kernel(
     const guide_shapes_matrix_example_kernel *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
-  if (kernel->T)
-    constraints[nconstraints++] = (opr_type_constraint){"T", kernel->T};
+  if (kernel->T) {
+    constraints[nconstraints].attr = "T";
+    constraints[nconstraints++].allowed = kernel->T;
+  }
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.input) host[nhost++] = "input";
   if (kernel->host_memory.output) host[nhost++] = "output";
-  const opr_kernel_def def = {
-    .op = "MatrixExample",
-    .device = kernel->device,
-    .constraints = constraints, .nconstraints = nconstraints,
-    .host_memory = host, .nhost_memory = nhost,
-    .priority = kernel->priority,
-    .fn = kernel->fn,
-    .label = kernel->label,
-  };
+  opr_kernel_def def;
+  memset(&def, 0, sizeof def);
+  def.op = "MatrixExample";
+  def.device = kernel->device;
+  def.constraints = constraints;
+  def.nconstraints = nconstraints;
+  def.host_memory = host;
+  def.nhost_memory = nhost;
+  def.priority = kernel->priority;
+  def.fn = kernel->fn;
+  def.label = kernel->label;
   return opr_register_kernel(&def);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GUIDE_SHAPES_KERNELS_H */

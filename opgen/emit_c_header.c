@@ -129,7 +129,7 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_dedent(w);
   og_w_line(w, "} %s_attrs;", name);
   og_w_newline(w);
-  og_w_line(w, "/* The defaults of the spec. */");
+  og_w_line(w, "/* The defaults of the spec, in field order. */");
   /* Rendered first, to choose between one line and one field a line. */
   og_writer init;
   og_writer_init(&init);
@@ -141,12 +141,13 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
   }
   const char *macro = og_arena_printf(f->arena, "#define %s_ATTRS_DEFAULT",
                                       og_c_upper(f, name));
-  if (strlen(macro) + init.len + 4 <= 80) {
-    for (size_t i = 0; i < init.len; i++)
-      if (init.buf[i] == '\n') init.buf[i] = ','; /* "a,b": spaced below */
+  if (strlen(macro) + init.len + nfields + 3 <= 80) {
     og_w_printf(w, "%s {", macro);
-    for (const char *p = init.buf; *p; p++)
-      og_w_puts(w, *p == ',' && p[1] == '.' ? ", " : (char[]){*p, 0});
+    for (const char *p = init.buf; *p;) {
+      size_t n = strcspn(p, "\n");
+      og_w_printf(w, "%s%.*s", p == init.buf ? "" : ", ", (int)n, p);
+      p += n + (p[n] == '\n');
+    }
     og_w_line(w, "}");
   } else {
     og_w_line(w, "%s \\", macro);

@@ -84,8 +84,9 @@ void og_c_signature(og_writer *w, const char *ret, const char *name,
  * initializer points at them) and defined in the source. */
 void og_c_default_decls(og_writer *w, const og_c_file *f, const og_op *op);
 void og_c_default_defs(og_writer *w, const og_c_file *f, const og_op *op);
-/* The attrs-struct initializer of an optional attr: ".x = 0" (lists:
- * ".x = ..., .x_count = 2"). */
+/* The attrs-struct initializer of an optional attr: positional, for C++17
+ * has no designated initializers; a comment naming the field precedes
+ * the value ("0"; lists: "..., 2" with x and x_count named). */
 void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
                         const og_attr *a);
 /* The name of the static opr_attr_value holding attr a's default in the

@@ -88,9 +88,11 @@ static void attr_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
                     "const opr_kernel_ctx *k");
       og_w_line(w, "return k->call->attrs[%zu].u.list.count;", i);
       accessor_end(w);
-      accessor_head(w, og_arena_printf(f->arena, "%s*", og_c_list_elem(f, type)),
-                    fn, "const opr_kernel_ctx *k");
-      og_w_line(w, "return k->call->attrs[%zu].u.list.items;", i);
+      const char *ptr =
+          og_arena_printf(f->arena, "%s*", og_c_list_elem(f, type));
+      accessor_head(w, ptr, fn, "const opr_kernel_ctx *k");
+      /* The cast C++ needs (no implicit conversion from void *). */
+      og_w_line(w, "return (%s)k->call->attrs[%zu].u.list.items;", ptr, i);
       accessor_end(w);
     } else {
       if (a->type.kind == OG_ATTR_STRING) type = "opr_str";
@@ -218,13 +220,15 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
     for (size_t i = 0; i < op->nattrs; i++) {
       if (!is_type_attr(&op->attrs[i])) continue;
       const char *id = og_c_ident(f, op->attrs[i].name);
-      og_w_line(w, "if (kernel->%s)", id);
+      og_w_line(w, "if (kernel->%s) {", id);
       og_w_indent(w);
-      og_w_puts(w, "constraints[nconstraints++] = (opr_type_constraint){");
+      og_w_puts(w, "constraints[nconstraints].attr = ");
       og_c_string_or(w, og_arena_printf(f->arena, "attr_name%zu", i),
                      op->attrs[i].name, strlen(op->attrs[i].name));
-      og_w_line(w, ", kernel->%s};", id);
+      og_w_line(w, ";");
+      og_w_line(w, "constraints[nconstraints++].allowed = kernel->%s;", id);
       og_w_dedent(w);
+      og_w_line(w, "}");
     }
   }
   if (nargs) {
@@ -233,19 +237,25 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
     host_marks(w, f, "input", op->inputs, op->ninputs);
     host_marks(w, f, "output", op->outputs, op->noutputs);
   }
-  og_w_line(w, "const opr_kernel_def def = {");
-  og_w_indent(w);
-  og_w_puts(w, ".op = ");
+  /* Plain assignments, not designated initializers or compound
+   * literals: this function is compiled as C and as C++. */
+  og_w_line(w, "opr_kernel_def def;");
+  og_w_line(w, "memset(&def, 0, sizeof def);");
+  og_w_puts(w, "def.op = ");
   og_c_string_or(w, "op_name", op->name, strlen(op->name));
-  og_w_line(w, ",");
-  og_w_line(w, ".device = kernel->device,");
-  if (ntypes) og_w_line(w, ".constraints = constraints, .nconstraints = nconstraints,");
-  if (nargs) og_w_line(w, ".host_memory = host, .nhost_memory = nhost,");
-  og_w_line(w, ".priority = kernel->priority,");
-  og_w_line(w, ".fn = kernel->fn,");
-  og_w_line(w, ".label = kernel->label,");
-  og_w_dedent(w);
-  og_w_line(w, "};");
+  og_w_line(w, ";");
+  og_w_line(w, "def.device = kernel->device;");
+  if (ntypes) {
+    og_w_line(w, "def.constraints = constraints;");
+    og_w_line(w, "def.nconstraints = nconstraints;");
+  }
+  if (nargs) {
+    og_w_line(w, "def.host_memory = host;");
+    og_w_line(w, "def.nhost_memory = nhost;");
+  }
+  og_w_line(w, "def.priority = kernel->priority;");
+  og_w_line(w, "def.fn = kernel->fn;");
+  og_w_line(w, "def.label = kernel->label;");
   og_w_line(w, "return opr_register_kernel(&def);");
   og_w_dedent(w);
   og_w_line(w, "}");
@@ -277,6 +287,14 @@ void og_emit_c_kernels(const og_c_file *f, og_writer *w) {
   og_w_newline(w);
   og_w_line(w, "#include <string.h>");
   og_w_newline(w);
+  og_w_line(w, "#ifdef __cplusplus");
+  og_w_line(w, "extern \"C\" {");
+  og_w_line(w, "#endif");
+  og_w_newline(w);
   for (size_t i = 0; i < f->nops; i++) op_kernel_decls(w, f, f->ops[i]);
+  og_w_line(w, "#ifdef __cplusplus");
+  og_w_line(w, "}");
+  og_w_line(w, "#endif");
+  og_w_newline(w);
   og_w_line(w, "#endif /* %s */", guard);
 }

@@ -139,13 +139,13 @@ void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
   const og_value *v = a->default_value;
   if (a->type.is_list) {
     if (a->type.kind == OG_ATTR_TENSOR || !has_items(a))
-      og_w_printf(w, ".%s = NULL, .%s_count = 0", field, field);
+      og_w_printf(w, "/* %s */ NULL, /* %s_count */ 0", field, field);
     else
-      og_w_printf(w, ".%s = %s, .%s_count = %zu", field, base_name(f, op, a),
-                  field, v->u.list.count);
+      og_w_printf(w, "/* %s */ %s, /* %s_count */ %zu", field,
+                  base_name(f, op, a), field, v->u.list.count);
     return;
   }
-  og_w_printf(w, ".%s = ", field);
+  og_w_printf(w, "/* %s */ ", field);
   if (og_c_attr_is_enum(a)) {
     for (size_t i = 0; i < a->allowed->u.list.count; i++)
       if (og_value_equal(&a->allowed->u.list.items[i], v))

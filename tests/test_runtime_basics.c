@@ -179,7 +179,7 @@ static void new_tensor_is_zero_filled_with_one_reference(void **state) {
   assert_int_equal(t->num_elements, 6);
   assert_int_equal(t->nbytes, 24);
   assert_int_equal(t->device, OPR_DEVICE_CPU);
-  assert_int_equal(atomic_load(&t->refcount), 1);
+  assert_int_equal(t->refcount, 1);
   const float *f = t->data;
   for (int i = 0; i < 6; i++) assert_true(f[i] == 0.0f);
   assert_int_equal((uintptr_t)t->data % _Alignof(max_align_t), 0);
@@ -283,9 +283,9 @@ static void references_keep_a_tensor_alive(void **state) {
   opr_tensor *t;
   assert_null(opr_tensor_new(OPR_DT_UINT8, 1, (int64_t[]){4}, &t));
   assert_ptr_equal(opr_tensor_ref(t), t);
-  assert_int_equal(atomic_load(&t->refcount), 2);
+  assert_int_equal(t->refcount, 2);
   opr_tensor_unref(t);
-  assert_int_equal(atomic_load(&t->refcount), 1);
+  assert_int_equal(t->refcount, 1);
   ((uint8_t *)t->data)[3] = 7; /* still alive: valgrind would object */
   opr_tensor_unref(t);
   opr_tensor_unref(NULL);

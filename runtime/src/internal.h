@@ -53,6 +53,36 @@ struct opr_kernel_table {
   const opr_kernel_rec *recs[];
 };
 
+/* The atomic fields of the public structs (opr_tensor.refcount,
+ * opr_op_state) are plain in the headers, so that C++ can include them;
+ * the runtime reads and writes them only through these, with the
+ * GCC/clang __atomic builtins (the same instructions as <stdatomic.h>,
+ * and understood by ThreadSanitizer). */
+static inline void opr_refcount_init(opr_tensor *t, int n) {
+  __atomic_store_n(&t->refcount, n, __ATOMIC_RELAXED);
+}
+static inline void opr_refcount_inc(opr_tensor *t) {
+  __atomic_fetch_add(&t->refcount, 1, __ATOMIC_RELAXED);
+}
+/* The count before the decrement (release, and acquire for the last). */
+static inline int opr_refcount_dec(opr_tensor *t) {
+  return __atomic_fetch_sub(&t->refcount, 1, __ATOMIC_ACQ_REL);
+}
+static inline struct opr_kernel_table *opr_state_kernels(
+    const opr_op_state *st, int order) {
+  return __atomic_load_n(&st->kernels, order);
+}
+static inline void opr_state_publish_kernels(opr_op_state *st,
+                                             struct opr_kernel_table *t) {
+  __atomic_store_n(&st->kernels, t, __ATOMIC_RELEASE);
+}
+static inline bool opr_state_registered(const opr_op_state *st) {
+  return __atomic_load_n(&st->registered, __ATOMIC_ACQUIRE);
+}
+static inline void opr_state_set_registered(opr_op_state *st) {
+  __atomic_store_n(&st->registered, true, __ATOMIC_RELEASE);
+}
+
 /* True when dt is a dtype value present in `set`; safe for any value. */
 static inline bool opr_dtype_in_set(opr_dtype dt, opr_dtype_set set) {
   return (unsigned)dt < 64 && (set >> (unsigned)dt & 1u);

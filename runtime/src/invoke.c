@@ -13,8 +13,8 @@
  * fit the call's resolved attrs. */
 static const opr_kernel_rec *select_kernel(const opr_call *call,
                                            opr_device_kind device) {
-  const struct opr_kernel_table *t = atomic_load_explicit(
-      &call->op->state->kernels, memory_order_acquire);
+  const struct opr_kernel_table *t =
+      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE);
   size_t n = t ? t->count : 0;
   for (size_t k = 0; k < n; k++) {
     const opr_kernel_rec *r = t->recs[k];
@@ -129,7 +129,7 @@ OPR_COLD static opr_status bad_invoke(const opr_context *ctx,
                      !ctx ? "the context" : !call ? "the call"
                                                   : "the call's op");
   const opr_op_def *op = call->op;
-  if (!op->state || !atomic_load(&op->state->registered))
+  if (!op->state || !opr_state_registered(op->state))
     return opr_error(OPR_FAILED_PRECONDITION, "%s: op is not registered "
                      "(call its register function first)", op->name);
   return opr_error(OPR_INVALID_ARGUMENT, "%s: the call has no %s array",
@@ -139,7 +139,7 @@ OPR_COLD static opr_status bad_invoke(const opr_context *ctx,
 opr_status opr_invoke(opr_context *ctx, opr_call *call) {
   const opr_op_def *op = call ? call->op : NULL;
   if (!ctx || !op || !op->state ||
-      !atomic_load_explicit(&op->state->registered, memory_order_acquire) ||
+      !opr_state_registered(op->state) ||
       (op->ninputs && !call->inputs) || (op->nattrs && !call->attrs))
     return bad_invoke(ctx, call);
   opr_status s = op->check(call);

@@ -122,8 +122,7 @@ static bool same_kernel(const opr_kernel_rec *a, const opr_kernel_rec *b) {
  * Under the registry lock. */
 static opr_status publish(const opr_op_def *op, opr_kernel_rec *r) {
   opr_op_state *st = op->state;
-  struct opr_kernel_table *old =
-      atomic_load_explicit(&st->kernels, memory_order_relaxed);
+  struct opr_kernel_table *old = opr_state_kernels(st, __ATOMIC_RELAXED);
   size_t n = old ? old->count : 0, pos = 0;
   for (size_t i = 0; i < n; i++)
     if (same_kernel(old->recs[i], r)) {
@@ -142,7 +141,7 @@ static opr_status publish(const opr_op_def *op, opr_kernel_rec *r) {
   for (size_t i = 0; i < pos; i++) t->recs[i] = old->recs[i];
   t->recs[pos] = r;
   for (size_t i = pos; i < n; i++) t->recs[i + 1] = old->recs[i];
-  atomic_store_explicit(&st->kernels, t, memory_order_release);
+  opr_state_publish_kernels(st, t);
   if (old) {
     old->retired_next = retired_tables;
     retired_tables = old;
@@ -176,7 +175,7 @@ size_t opr_list_kernels(const opr_op_def *op, const opr_kernel_def **out,
                         size_t max) {
   if (!op || !op->state) return 0;
   const struct opr_kernel_table *t =
-      atomic_load_explicit(&op->state->kernels, memory_order_acquire);
+      opr_state_kernels(op->state, __ATOMIC_ACQUIRE);
   size_t n = t ? t->count : 0;
   for (size_t i = 0; i < n && i < max && out; i++) out[i] = &t->recs[i]->def;
   return n;

@@ -209,8 +209,7 @@ opr_status opr_register_op_locked(const opr_op_def *def) {
   else if (!found)
     s = insert_op(def, pos);
   if (!s)
-    atomic_store_explicit(&def->state->registered, true,
-                          memory_order_release);
+    opr_state_set_registered(def->state);
   /* Found by name only once registered (insert_op made the room). */
   if (!s && !found)
     index_put(atomic_load_explicit(&index_now, memory_order_relaxed), def);

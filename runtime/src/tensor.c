@@ -136,7 +136,7 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
   t->data = host ? (char *)t + head : NULL;
   t->nbytes = nbytes;
   t->device = OPR_DEVICE_CPU;
-  atomic_init(&t->refcount, 1);
+  opr_refcount_init(t, 1);
   *out = t;
   return OPR_OK;
 }
@@ -251,7 +251,7 @@ opr_status opr_tensor_set_string(opr_tensor *t, int64_t index,
 }
 
 opr_tensor *opr_tensor_ref(opr_tensor *t) {
-  if (t) atomic_fetch_add_explicit(&t->refcount, 1, memory_order_relaxed);
+  if (t) opr_refcount_inc(t);
   return t;
 }
 
@@ -280,6 +280,6 @@ void opr_tensor_unref(opr_tensor *t) {
    * than a release and an acquire fence: the same cost on x86 (any RMW
    * is a full barrier), and ThreadSanitizer, which does not model fences,
    * then sees the order too. */
-  if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) == 1)
+  if (opr_refcount_dec(t) == 1)
     tensor_destroy(t);
 }

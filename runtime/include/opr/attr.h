@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum opr_attr_kind {
   OPR_ATTR_UNSET = 0, /* an attr the caller did not give */
   OPR_ATTR_STRING,
@@ -65,10 +69,12 @@ typedef struct opr_attr_value {
 } opr_attr_value;
 
 /* Value constructors, for generated wrappers and hand-written calls. A
- * NULL string, func or tensor is "not given" (the default applies). */
+ * NULL string, func or tensor is "not given" (the default applies).
+ * Written in the C that C++ also accepts (no designated initializers):
+ * this header is included from C++. */
 static inline opr_attr_value opr_attr_cstring(opr_attr_kind kind,
                                               const char *s) {
-  opr_attr_value v = {.kind = OPR_ATTR_UNSET};
+  opr_attr_value v = {OPR_ATTR_UNSET, false, {{NULL, 0}}};
   if (!s) return v;
   v.kind = kind;
   if (kind == OPR_ATTR_FUNC) {
@@ -83,14 +89,15 @@ static inline opr_attr_value opr_attr_cstring(opr_attr_kind kind,
 }
 
 static inline opr_attr_value opr_attr_tensor(const opr_tensor *t) {
-  opr_attr_value v = {.kind = t ? OPR_ATTR_TENSOR : OPR_ATTR_UNSET};
+  opr_attr_value v = {t ? OPR_ATTR_TENSOR : OPR_ATTR_UNSET, false,
+                      {{NULL, 0}}};
   v.u.tensor = t;
   return v;
 }
 
 static inline opr_attr_value opr_attr_list(opr_attr_kind kind,
                                            const void *items, size_t count) {
-  opr_attr_value v = {.kind = kind, .is_list = true};
+  opr_attr_value v = {kind, true, {{NULL, 0}}};
   v.u.list.count = count;
   v.u.list.items = items;
   return v;
@@ -101,5 +108,9 @@ typedef struct opr_named_attr {
   const char *name;
   opr_attr_value value;
 } opr_named_attr;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include "opr/kernel.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct opr_context_options {
   opr_device_kind device; /* where ops run; default CPU */
   /* Threads for multithreaded CPU kernels (opr/parallel.h), the caller
@@ -36,5 +40,9 @@ opr_status opr_execute(opr_context *ctx, const char *op,
                        const opr_named_attr *attrs, size_t nattrs,
                        opr_tensor **outputs, size_t max_outputs,
                        size_t *noutputs);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* True when this runtime was built with CUDA support (a CUDA compiler was
  * found at configure time). Says nothing about devices. */
 bool opr_gpu_support_built(void);
@@ -31,5 +35,9 @@ opr_status opr_device_available(opr_device_kind device);
  * GPU calls is copied once. */
 opr_status opr_tensor_to_device(const opr_tensor *t, opr_device_kind device,
                                 opr_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

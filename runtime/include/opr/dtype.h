@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum opr_dtype {
   OPR_DT_INVALID = 0,
 #define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) OPR_DT_##ID = VALUE,
@@ -55,5 +59,9 @@ float opr_half_to_float(opr_half h);
 opr_half opr_half_from_float(float f);
 float opr_bfloat16_to_float(opr_bfloat16 b);
 opr_bfloat16 opr_bfloat16_from_float(float f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

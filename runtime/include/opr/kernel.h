@@ -5,6 +5,10 @@
 
 #include "opr/op.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct opr_context opr_context;
 typedef struct opr_kernel_def opr_kernel_def;
 
@@ -63,5 +67,9 @@ size_t opr_list_kernels(const opr_op_def *op, const opr_kernel_def **out,
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The library ABI: the layout of every public struct (op and kernel
  * tables, calls, tensors, opr_library_info) and the signatures of the
  * public functions. Bumped whenever any of them changes; a library built
@@ -92,5 +96,9 @@ uint64_t opr_op_defs_hash(const opr_op_def *const *defs, size_t n);
  * opgen_add_op_library runs at build time to compute def_hash. */
 opr_status opr_library_hash_ops(opr_status (*register_ops)(void),
                                 uint64_t *hash);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

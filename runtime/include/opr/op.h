@@ -6,10 +6,13 @@
 #include "opr/status.h"
 #include "opr/tensor.h"
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum { OPR_NO_ATTR = -1 };
 
@@ -42,10 +45,11 @@ struct opr_kernel_table;
 /* The registry's mutable record of one op. Generated code defines one per
  * op, zero-initialized, and points the op's const table at it, so that a
  * call finds its kernels without any lookup. Only the runtime touches
- * the fields. */
+ * the fields, and only atomically; they are plain (not _Atomic) so that
+ * the struct means the same to C and C++. */
 typedef struct opr_op_state {
-  _Atomic(struct opr_kernel_table *) kernels;
-  atomic_bool registered;
+  struct opr_kernel_table *kernels;
+  bool registered;
 } opr_op_state;
 
 /* One input argument of a call: one tensor (count 1) or a list. */
@@ -138,5 +142,9 @@ size_t opr_output_count(const opr_call *call, size_t arg);
 /* Frees what a call allocated (inferred type lists); not the outputs.
  * opr_invoke does it before returning; safe to call again. */
 void opr_call_cleanup(opr_call *call);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Runs fn over [0, total) split into contiguous blocks, on the context's
  * threads and the calling one, and returns when all are done. As
  * TensorFlow's Shard: `cost_per_unit` is a rough cost of one unit (say,
@@ -25,5 +29,9 @@ void opr_shard(opr_context *ctx, int64_t total, int64_t cost_per_unit,
 /* The number of threads opr_shard uses on ctx (its workers and the
  * caller); 1 for NULL. */
 int opr_context_threads(const opr_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -58,6 +58,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- partial shapes and dims ----
  * The partial-shape type is opr_shape (opr/attr.h): rank and dims, the
  * dims borrowed. A dim is an int64_t: >= 0 when known. */
@@ -255,5 +259,9 @@ opr_status opr_infer_shapes_by_name(const char *op,
                                     const opr_named_attr *attrs,
                                     size_t nattrs, opr_inferred_shapes *out);
 void opr_inferred_shapes_free(opr_inferred_shapes *shapes);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

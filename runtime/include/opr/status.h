@@ -3,6 +3,10 @@
 #ifndef OPR_STATUS_H
 #define OPR_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum opr_code {
   OPR_CODE_OK = 0,
   OPR_CANCELLED = 1,
@@ -36,5 +40,9 @@ const char *opr_status_message(opr_status s);
 void opr_status_free(opr_status s);
 /* "INVALID_ARGUMENT", ... */
 const char *opr_code_name(opr_code code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,9 +5,12 @@
 #include "opr/dtype.h"
 #include "opr/status.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum opr_device_kind {
   OPR_DEVICE_CPU = 0,
@@ -32,7 +35,7 @@ typedef struct opr_tensor {
   opr_device_kind device;
   int device_index;
   /* private */
-  atomic_int refcount;
+  int refcount; /* read and written only atomically, by the runtime */
   void (*release)(struct opr_tensor *t); /* frees data (device memory) */
   int64_t dims_inline[OPR_INLINE_DIMS];
   int64_t *dims_heap;
@@ -73,5 +76,9 @@ size_t opr_tensor_cache_limit(size_t bytes);
 int64_t opr_shape_num_elements(int rank, const int64_t *dims);
 /* Writes "[2, 3]" (or "?" for rank -1, "?" for dims < 0). */
 const char *opr_shape_text(int rank, const int64_t *dims, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
