@@ -4,6 +4,7 @@
  * written. */
 #include "tf_import_cli.h"
 
+#include "cli_limits.h"
 #include "compile.h"
 #include "diag.h"
 #include "emit_op.h"
@@ -18,7 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define USAGE "usage: opgen import-tf OPS.pbtxt -o DIR [--split]\n"
+#define USAGE \
+  "usage: opgen import-tf OPS.pbtxt -o DIR [--split] " \
+  OG_CLI_MAX_ERRORS_USAGE "\n"
 
 typedef struct opts {
   const char *input, *outdir;
@@ -55,6 +58,10 @@ static int parse_args(int argc, char **argv, opts *o) {
       o->input = a;
     } else if (strcmp(a, "--") == 0) {
       only_files = true;
+    } else if (og_cli_is_max_errors(a)) {
+      if (!og_cli_take_max_errors(a))
+        return usage_error("option '%s' needs a count: --max-errors=N "
+                           "(0: no limit)", a);
     } else if (strcmp(a, "--split") == 0) {
       o->split = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -241,11 +248,14 @@ static bool check_encoding(og_diag *diag, const og_sources *sources,
 static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_diag_printer printer = {stderr, sources};
   og_diag diag;
-  og_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  og_cli_diag_init(&diag, sources, og_diag_print_sink, &printer);
   if (!check_encoding(&diag, sources, index)) return 1;
   const og_source *src = sources->items[index];
   og_model *m = og_tf_import(o->input, src->text, src->len, &diag);
-  if (!m) return 1;
+  if (!m) {
+    og_diag_print_suppressed(stderr, &diag);
+    return 1;
+  }
   og_arena a;
   og_arena_init(&a);
   for (size_t i = 0; i < m->nops; i++) verify_op(&diag, m->ops[i], &a);
@@ -255,6 +265,7 @@ static int import_and_write(const opts *o, og_sources *sources, int index) {
   int rc = diag.errors || (o->split && !check_collisions(&diag, m, &files))
                ? 1
                : write_all(o, &files);
+  og_diag_print_suppressed(stderr, &diag);
   og_outputs_free(&files);
   og_arena_free(&a);
   og_model_free(m);
