@@ -145,10 +145,11 @@ int og_cmd_dump(int argc, char **argv) {
   og_writer_init(&w);
   og_dump_json(m, &w);
   const char *out = a.out;
-  if (out ? !og_write_file_atomic(out, w.buf, w.len)
+  if (out ? !og_write_output_file(out, w.buf, w.len)
           : fwrite(w.buf, 1, w.len, stdout) != w.len || fflush(stdout) != 0)
     status = og_cli_fail("cannot write '%s': %s", out ? out : "<stdout>",
-                         strerror(errno));
+                         out ? og_output_problem(out, errno)
+                             : strerror(errno));
   og_writer_free(&w);
   og_model_free(m);
   return status;
@@ -177,7 +178,9 @@ int og_cmd_gen(int argc, char **argv) {
   else if (!og_outputs_commit(&out, dir, &failed))
     status = og_cli_fail("cannot %s '%s': %s",
                          failed == dir ? "create directory" : "write",
-                         failed, strerror(errno));
+                         failed, failed == dir ? strerror(errno)
+                                               : og_output_problem(failed,
+                                                                   errno));
   og_outputs_free(&out);
   og_model_free(m);
   return status;

@@ -9,6 +9,7 @@
 #include "bytes.h"
 #include "dtype.h"
 #include "source.h"
+#include "strmap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -162,6 +163,9 @@ typedef struct og_op {
   og_shape_rule *shape_rules;
   size_t nshape_rules;
   const char *shape_fn; /* NULL unless `shape_fn NAME;` */
+  /* Attr name -> index, built by og_compile so that lookups by name stay
+   * linear for ops with thousands of attrs; keys NULL when not built. */
+  og_strmap attr_index;
 } og_op;
 
 /* A spec file of the run, with or without ops. */

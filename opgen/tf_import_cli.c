@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define USAGE \
-  "usage: opgen import-tf OPS.pbtxt -o DIR [--split] " \
-  OG_CLI_MAX_ERRORS_USAGE "\n"
+#define USAGE                                                        \
+  "usage: opgen import-tf " OG_CLI_MAX_ERRORS_USAGE                  \
+  "OPS.pbtxt -o DIR [--split]\n"
 
 typedef struct opts {
   const char *input, *outdir;
@@ -128,8 +128,10 @@ static void render(const og_model *m, const opts *o, og_arena *a,
 static int write_all(const opts *o, const og_outputs *files) {
   const char *failed;
   if (og_outputs_commit(files, o->outdir, &failed)) return 0;
-  return io_error(failed == o->outdir ? "create directory" : "write", failed,
-                  errno);
+  if (failed == o->outdir) return io_error("create directory", failed, errno);
+  fprintf(stderr, "opgen: error: cannot write '%s': %s\n", failed,
+          og_output_problem(failed, errno));
+  return 2;
 }
 
 /* Compiler diagnostics about one op's .op text, re-reported at the op's
