@@ -52,16 +52,22 @@ static void deliver(og_diag *d, const og_diagnostic *diag) {
     d->skipping = d->max_errors && d->shown_errors >= d->max_errors;
     if (!d->skipping && diag->severity == OG_SEV_ERROR) d->shown_errors++;
   }
-  if (d->skipping) d->suppressed++;
-  else if (d->fn) d->fn(d->ctx, diag);
+  if (!d->skipping) {
+    if (d->fn) d->fn(d->ctx, diag);
+  } else if (diag->severity == OG_SEV_ERROR) {
+    d->suppressed_errors++;
+  } else if (diag->severity == OG_SEV_WARNING) {
+    d->suppressed_warnings++;
+  }
 }
 
 void og_diag_print_suppressed(FILE *out, const og_diag *d) {
-  if (!d->suppressed) return;
-  fprintf(out,
-          "opgen: note: %zu more diagnostic%s not shown (--max-errors=%zu; "
-          "0 shows all)\n",
-          d->suppressed, d->suppressed == 1 ? "" : "s", d->max_errors);
+  size_t e = d->suppressed_errors, w = d->suppressed_warnings;
+  if (!e && !w) return;
+  fprintf(out, "opgen: note: %zu more error%s", e, e == 1 ? "" : "s");
+  if (w) fprintf(out, " and %zu warning%s", w, w == 1 ? "" : "s");
+  fprintf(out, " not shown (--max-errors=%zu; 0 shows all)\n",
+          d->max_errors);
 }
 
 /* Groups ordered by their head's position, members by arrival. */

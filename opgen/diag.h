@@ -29,10 +29,10 @@ typedef struct og_diag {
   void *ctx;
   const og_sources *sources; /* for og_diag_at and source lines */
   size_t errors, warnings;
-  /* Delivery stops after max_errors errors (0: no cap); later errors,
-   * warnings and the notes of both are counted in `suppressed` instead
-   * (og_diag_print_suppressed). */
-  size_t max_errors, shown_errors, suppressed;
+  /* Delivery stops after max_errors errors (0: no cap); later errors and
+   * warnings are counted instead (og_diag_print_suppressed), their notes
+   * dropped with them. */
+  size_t max_errors, shown_errors, suppressed_errors, suppressed_warnings;
   bool skipping; /* the last error or warning was suppressed */
   /* While holding, diagnostics are buffered and released in source order. */
   bool holding;
@@ -62,8 +62,8 @@ void og_diag_release(og_diag *d);
 /* The default of --max-errors, as gcc's -fmax-errors. */
 #define OG_DEFAULT_MAX_ERRORS 50
 
-/* When d suppressed anything: "opgen: note: N more diagnostics not shown
- * (--max-errors=M; 0 shows all)" on out. */
+/* When d suppressed anything: "opgen: note: N more errors (and K
+ * warnings) not shown (--max-errors=M; 0 shows all)" on out. */
 void og_diag_print_suppressed(FILE *out, const og_diag *d);
 
 /* Longest message and source excerpt printed (bytes, columns); longer

@@ -190,6 +190,11 @@ static bool check_targets(const og_output *items, size_t n,
 /* Keeps the old target under a backup name (a hard link: the target
  * stays in place), so that a later failure can put it back. */
 static bool back_up(og_pending *p) {
+  struct stat st; /* again: it may have changed since check_targets */
+  if (stat(p->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    return false;
+  }
   p->backup = og_guard_name(p->target, true);
   if (link(p->target, p->backup) == 0) {
     p->state = OG_PENDING_BACKUP;
