@@ -559,6 +559,7 @@ static og_op *read_op(reader *r, const og_json *v, const ctx_name *ctx) {
   if (!ok) return NULL;
   op->package = "";
   set_positions(op, file, line);
+  og_op_index_attrs(&r->m->arena, op); /* hashed lookups (compat) */
   return op;
 }
 

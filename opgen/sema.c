@@ -163,9 +163,7 @@ static og_op *finalize_op(og_model *m, og_diag *diag, const og_sources *sources,
   for (size_t i = 0; i < op->noutputs; i++) og_sema_arg(&s, false, i);
   for (size_t i = 0; i < op->nattrs; i++) og_sema_attr_default(&s, i);
   og_sema_shapes(&s);
-  og_strmap_init(&op->attr_index, &m->arena, op->nattrs);
-  for (size_t i = 0; i < op->nattrs; i++)
-    og_strmap_put(&op->attr_index, op->attrs[i].name, i);
+  og_op_index_attrs(&m->arena, op);
   return op;
 }
 

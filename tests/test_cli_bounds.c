@@ -406,6 +406,8 @@ static void names_are_checked_in_linear_time(void **state) {
   timed("check, 40k attrs", 0, (const char *[]){"check", attrs, NULL});
   timed("dump, 40k attrs", 0, (const char *[]){"dump", "-o", json, attrs, NULL});
   timed("gen, 40k attrs", 0, (const char *[]){"gen", "-o", gen, attrs, NULL});
+  timed("compat, 40k attrs", 0,
+        (const char *[]){"compat", "--baseline", json, attrs, NULL});
   timed("gen, 20k attrs + 20k inputs", 0,
         (const char *[]){"gen", "-o", gen, inputs, NULL});
   const char *ops[12] = {"check"};
