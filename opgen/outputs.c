@@ -245,14 +245,16 @@ static bool rename_all(og_pending *slots, size_t n, const og_output *items,
 static bool commit_items(const og_output *items, size_t n,
                          const char **failed_path) {
   og_pending *slots = og_guard_begin(n);
-  const char *last_dir = NULL;
-  for (size_t i = 0; i < n; i++) {
+  const char *last = NULL;
+  size_t last_len = 0;
+  for (size_t i = 0; i < n; i++) { /* once per directory (they come in runs) */
     slots[i].target = items[i].path;
     const char *slash = strrchr(items[i].path, '/');
-    size_t dlen = slash ? (size_t)(slash - items[i].path) : 0;
-    if (!last_dir || strncmp(last_dir, items[i].path, dlen + 1) != 0)
+    size_t len = slash ? (size_t)(slash - items[i].path) : 0;
+    if (!last || len != last_len || strncmp(last, items[i].path, len) != 0)
       og_guard_remove_stale(items[i].path);
-    last_dir = items[i].path;
+    last = items[i].path;
+    last_len = len;
   }
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
