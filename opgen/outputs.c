@@ -292,7 +292,25 @@ static bool write_device(const char *path, const char *data, size_t len) {
   return ok;
 }
 
+/* The descriptor that /dev/stdout, /dev/stderr, /dev/fd/N and
+ * /proc/self/fd/N name, or -1. Written as it is: replacing such a path
+ * would replace /dev's symlink itself (as root), and reopening a file
+ * that the shell opened for appending would write over its start. */
+static int named_fd(const char *path) {
+  if (strcmp(path, "/dev/stdout") == 0) return 1;
+  if (strcmp(path, "/dev/stderr") == 0) return 2;
+  const char *n = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
+                  : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                             : NULL;
+  if (!n || *n < '0' || *n > '9') return -1;
+  long fd = 0;
+  for (; *n >= '0' && *n <= '9' && fd < 1000000; n++) fd = fd * 10 + *n - '0';
+  return *n ? -1 : (int)fd;
+}
+
 bool og_write_output_file(const char *path, const char *data, size_t len) {
+  int fd = named_fd(path);
+  if (fd >= 0) return write_all(fd, data, len);
   struct stat st;
   if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
     return write_device(path, data, len);

@@ -45,8 +45,9 @@ bool og_outputs_commit(const og_outputs *o, const char *dir,
  * `path` untouched. */
 bool og_write_file_atomic(const char *path, const char *data, size_t len);
 
-/* dump -o: a FIFO or a character device (/dev/null, /dev/stdout) is
- * written directly (without waiting for a FIFO's reader: ENXIO when none);
+/* dump -o: /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are
+ * written to that descriptor; a FIFO or a character device (/dev/null)
+ * directly (without waiting for a FIFO's reader: ENXIO when none);
  * anything else as og_write_file_atomic. */
 bool og_write_output_file(const char *path, const char *data, size_t len);
 

@@ -485,6 +485,16 @@ static void targets_must_be_regular_files(void **state) {
   struct stat st;
   assert_int_equal(stat("/dev/null", &st), 0);
   assert_true(S_ISCHR(st.st_mode));
+  /* /dev/stdout (here a regular file) is the descriptor, not a link in
+   * /dev to replace. */
+  result plain = RUN("dump", spec), named = RUN("dump", "-o", "/dev/stdout",
+                                                 spec);
+  assert_int_equal(named.status, 0);
+  assert_string_equal(named.out, plain.out);
+  assert_int_equal(lstat("/dev/stdout", &st), 0);
+  assert_true(S_ISLNK(st.st_mode));
+  result_free(&plain);
+  result_free(&named);
 }
 
 static void expect_same_file(const char *a, const char *b) {
