@@ -410,6 +410,10 @@ static void names_are_checked_in_linear_time(void **state) {
         (const char *[]){"compat", "--baseline", json, attrs, NULL});
   timed("gen, 20k attrs + 20k inputs", 0,
         (const char *[]){"gen", "-o", gen, inputs, NULL});
+  timed("dump, 20k attrs + 20k inputs", 0,
+        (const char *[]){"dump", "-o", json, inputs, NULL});
+  timed("compat, 20k attrs + 20k inputs", 0,
+        (const char *[]){"compat", "--baseline", json, inputs, NULL});
   const char *ops[12] = {"check"};
   for (int k = 0; k < 10; k++) {
     char name[32];
