@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "cli_limits.h"
 #include "compile.h"
 #include "dump.h"
 #include "emit_c.h"
@@ -38,11 +39,10 @@ int og_cli_compile(char **files, int nfiles, og_model **model) {
   if (status == OG_EXIT_OK) {
     og_diag_printer printer = {stderr, &sources};
     og_diag diag;
-    og_diag_init(&diag, &sources, og_diag_print_sink, &printer);
+    og_cli_diag_init(&diag, &sources, og_diag_print_sink, &printer);
     *model = og_compile(&sources, indexes, (size_t)nfiles, &diag);
     if (!*model) {
-      fprintf(stderr, "%zu error%s generated.\n", diag.errors,
-              diag.errors == 1 ? "" : "s");
+      og_cli_count_errors(&diag);
       status = OG_EXIT_INVALID;
     }
   }
@@ -83,7 +83,7 @@ static int take_output(verb_args *a, const char *value) {
 }
 
 /* Options anywhere among the files: -o PATH, -oPATH, --output PATH,
- * --output=PATH (dump and gen); -h, --help; `--` ends the options ("-"
+ * --output=PATH (dump and gen); --max-errors=N; -h, --help; `--` ends the options ("-"
  * alone is a file name). Files keep their order. 0: run; -1: help
  * printed; else the exit status. */
 static int parse_verb_args(int argc, char **argv, verb_args *a) {
@@ -100,6 +100,10 @@ static int parse_verb_args(int argc, char **argv, verb_args *a) {
     } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       printf("usage: %s\n", a->usage);
       return -1;
+    } else if (og_cli_is_max_errors(arg)) {
+      if (!og_cli_take_max_errors(arg))
+        return verb_usage_error(a, "option '%s' needs a count: "
+                                "--max-errors=N (0: no limit)", arg);
     } else if (a->out_kind &&
                (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
       if (i + 1 == argc)
@@ -119,7 +123,7 @@ static int parse_verb_args(int argc, char **argv, verb_args *a) {
 }
 
 int og_cmd_check(int argc, char **argv) {
-  verb_args a = {"check", "opgen check FILES...", NULL, NULL, NULL, 0};
+  verb_args a = {"check", "opgen check " OG_CLI_MAX_ERRORS_USAGE "FILES...", NULL, NULL, NULL, 0};
   int status = parse_verb_args(argc, argv, &a);
   if (status) return status < 0 ? OG_EXIT_OK : status;
   og_model *m;
@@ -130,7 +134,7 @@ int og_cmd_check(int argc, char **argv) {
 
 /* opgen dump [-o FILE] FILES... */
 int og_cmd_dump(int argc, char **argv) {
-  verb_args a = {"dump", "opgen dump [-o FILE] FILES...", "file", NULL, NULL,
+  verb_args a = {"dump", "opgen dump " OG_CLI_MAX_ERRORS_USAGE "[-o FILE] FILES...", "file", NULL, NULL,
                  0};
   int status = parse_verb_args(argc, argv, &a);
   if (status) return status < 0 ? OG_EXIT_OK : status;
@@ -141,10 +145,11 @@ int og_cmd_dump(int argc, char **argv) {
   og_writer_init(&w);
   og_dump_json(m, &w);
   const char *out = a.out;
-  if (out ? !og_write_file_atomic(out, w.buf, w.len)
+  if (out ? !og_write_output_file(out, w.buf, w.len)
           : fwrite(w.buf, 1, w.len, stdout) != w.len || fflush(stdout) != 0)
     status = og_cli_fail("cannot write '%s': %s", out ? out : "<stdout>",
-                         strerror(errno));
+                         out ? og_output_problem(out, errno)
+                             : strerror(errno));
   og_writer_free(&w);
   og_model_free(m);
   return status;
@@ -152,7 +157,7 @@ int og_cmd_dump(int argc, char **argv) {
 
 /* opgen gen -o DIR FILES... */
 int og_cmd_gen(int argc, char **argv) {
-  verb_args a = {"gen", "opgen gen -o DIR FILES...", "directory", NULL, NULL,
+  verb_args a = {"gen", "opgen gen " OG_CLI_MAX_ERRORS_USAGE "-o DIR FILES...", "directory", NULL, NULL,
                  0};
   int status = parse_verb_args(argc, argv, &a);
   if (status) return status < 0 ? OG_EXIT_OK : status;
@@ -164,7 +169,7 @@ int og_cmd_gen(int argc, char **argv) {
   if (status != OG_EXIT_OK) return status;
   og_diag_printer printer = {stderr, NULL};
   og_diag diag;
-  og_diag_init(&diag, NULL, og_diag_print_sink, &printer);
+  og_cli_diag_init(&diag, NULL, og_diag_print_sink, &printer);
   og_outputs out;
   og_outputs_init(&out);
   const char *failed;
@@ -173,7 +178,9 @@ int og_cmd_gen(int argc, char **argv) {
   else if (!og_outputs_commit(&out, dir, &failed))
     status = og_cli_fail("cannot %s '%s': %s",
                          failed == dir ? "create directory" : "write",
-                         failed, strerror(errno));
+                         failed, failed == dir ? strerror(errno)
+                                               : og_output_problem(failed,
+                                                                   errno));
   og_outputs_free(&out);
   og_model_free(m);
   return status;

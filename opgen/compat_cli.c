@@ -3,6 +3,7 @@
  * any number of old .op files; see README "Backward compatibility". */
 #include "cli.h"
 
+#include "cli_limits.h"
 #include "compat.h"
 #include "compile.h"
 #include "dump_read.h"
@@ -14,7 +15,7 @@
 
 #define USAGE                                                              \
   "usage: opgen compat --baseline OLD [--baseline OLD]... "                \
-  "[--format=text|json] FILES...\n"                                        \
+  "[--format=text|json] " OG_CLI_MAX_ERRORS_USAGE "FILES...\n"             \
   "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n"
 
 typedef struct opts {
@@ -34,6 +35,10 @@ static int usage_error(const char *msg, const char *arg) {
 /* One option at argv[*i]; 0 when taken, else the exit status. */
 static int parse_option(int argc, char **argv, int *i, opts *o) {
   const char *a = argv[*i], *value = NULL;
+  if (og_cli_is_max_errors(a))
+    return og_cli_take_max_errors(a)
+               ? 0
+               : usage_error("bad count (--max-errors=N, 0: no limit) in", a);
   if (strcmp(a, "--baseline") == 0 || strcmp(a, "--format") == 0) {
     if (*i + 1 == argc) return usage_error("missing value for", a);
     value = argv[++*i];
@@ -128,10 +133,7 @@ static int load_all(og_sources *sources, const char *const *paths, int n,
   return OG_EXIT_OK;
 }
 
-static void count_errors(const og_diag *diag) {
-  fprintf(stderr, "%zu error%s generated.\n", diag->errors,
-          diag->errors == 1 ? "" : "s");
-}
+static void count_errors(const og_diag *diag) { og_cli_count_errors(diag); }
 
 /* The baseline model: one dump, or old .op files compiled as one run.
  * An unreadable baseline is a usage error: the lint cannot run. */
@@ -200,8 +202,9 @@ static int print_findings(const opts *o, const og_sources *sources,
   } else if (r->count) {
     finding_printer printer = {sources, {0}};
     og_diag diag;
-    og_diag_init(&diag, sources, finding_sink, &printer);
+    og_cli_diag_init(&diag, sources, finding_sink, &printer);
     og_compat_report(r, &diag);
+    og_diag_print_suppressed(stderr, &diag);
     fprintf(stderr, "%zu incompatible change%s found.\n", r->count,
             r->count == 1 ? "" : "s");
   }
@@ -217,7 +220,7 @@ static int run(const opts *o, og_sources *sources, uint32_t *new_idx,
   if (rc) return rc;
   og_diag_printer printer = {stderr, sources};
   og_diag diag;
-  og_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  og_cli_diag_init(&diag, sources, og_diag_print_sink, &printer);
   og_model *newm = og_compile(sources, new_idx, (size_t)o->nfiles, &diag);
   if (!newm) {
     count_errors(&diag);

@@ -29,6 +29,11 @@ typedef struct og_diag {
   void *ctx;
   const og_sources *sources; /* for og_diag_at and source lines */
   size_t errors, warnings;
+  /* Delivery stops after max_errors errors (0: no cap); later errors and
+   * warnings are counted instead (og_diag_print_suppressed), their notes
+   * dropped with them. */
+  size_t max_errors, shown_errors, suppressed_errors, suppressed_warnings;
+  bool skipping; /* the last error or warning was suppressed */
   /* While holding, diagnostics are buffered and released in source order. */
   bool holding;
   og_diag_held *held;
@@ -53,6 +58,18 @@ void og_diag_at(og_diag *d, og_severity sev, og_loc loc, const char *fmt, ...)
  * per op, whose checks run in passes rather than in source order. */
 void og_diag_hold(og_diag *d);
 void og_diag_release(og_diag *d);
+
+/* The default of --max-errors, as gcc's -fmax-errors. */
+#define OG_DEFAULT_MAX_ERRORS 50
+
+/* When d suppressed anything: "opgen: note: N more errors (and K
+ * warnings) not shown (--max-errors=M; 0 shows all)" on out. */
+void og_diag_print_suppressed(FILE *out, const og_diag *d);
+
+/* Longest message and source excerpt printed (bytes, columns); longer
+ * ones are cut with "...", the excerpt around the column. */
+#define OG_DIAG_MAX_MESSAGE 1024
+#define OG_DIAG_EXCERPT_WIDTH 100
 
 /* "file:line:col: error: message", the source line and a caret under the
  * range when the source is known. */

@@ -489,9 +489,8 @@ static bool resolve_ref(reader *r, const og_json *arg, const char *key,
   if (!get_string(r, arg, key, is_input ? "input_arg" : "output_arg", out))
     return false;
   if (!**out) return true;
-  for (size_t i = 0; i < op->nattrs; i++) {
-    og_attr *a = &op->attrs[i];
-    if (strcmp(a->name, *out) != 0) continue;
+  og_attr *a = (og_attr *)og_op_find_attr(op, *out); /* hashed */
+  if (a) {
     if (a->type.kind != want.kind || a->type.is_list != want.is_list)
       return error_at(r, og_json_get(arg, key),
                       "\"%s\" names attr \"%s\" of type \"%s\", expected "
@@ -666,6 +665,7 @@ static og_op *read_op(reader *r, const og_json *v, const ctx_name *ctx) {
   ok &= get_string(r, v, "summary", "op", &op->summary);
   ok &= get_string(r, v, "description", "op", &op->description);
   bool attrs_ok = read_attrs(r, v, op);
+  if (attrs_ok) og_op_index_attrs(&r->m->arena, op); /* hashed lookups */
   ok &= attrs_ok;
   ok &= read_args(r, v, true, attrs_ok, op);
   ok &= read_args(r, v, false, attrs_ok, op);

@@ -177,9 +177,8 @@ bool og_c_arg_is_list(const og_arg *arg) {
 }
 
 int og_c_attr_index(const og_op *op, const char *name) {
-  for (size_t i = 0; name[0] && i < op->nattrs; i++)
-    if (strcmp(op->attrs[i].name, name) == 0) return (int)i;
-  return -1;
+  const og_attr *a = name[0] ? og_op_find_attr(op, name) : NULL; /* hashed */
+  return a ? (int)(a - op->attrs) : -1;
 }
 
 /* Bytes a C string literal can hold as they are. */

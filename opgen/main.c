@@ -20,6 +20,9 @@ static const char usage[] =
     "  import-tf OPS.pbtxt -o DIR [--split]\n"
     "                                 write .op specs from a TensorFlow OpList\n"
     "\n"
+    "every command takes --max-errors=N: print at most N errors (default 50;\n"
+    "0: all), then count the rest\n"
+    "\n"
     "exit status: 0 success, 1 invalid spec, 2 usage or I/O error\n";
 
 typedef struct verb {

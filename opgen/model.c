@@ -72,7 +72,19 @@ const og_op *og_model_find(const og_model *m, const char *name) {
   return NULL;
 }
 
+void og_op_index_attrs(og_arena *arena, og_op *op) {
+  og_strmap_init(&op->attr_index, arena, op->nattrs);
+  for (size_t i = 0; i < op->nattrs; i++)
+    og_strmap_put(&op->attr_index, op->attrs[i].name, i);
+}
+
 const og_attr *og_op_find_attr(const og_op *op, const char *name) {
+  size_t i;
+  if (op->attr_index.keys) { /* a hit is checked; a miss is trusted */
+    if (!og_strmap_get(&op->attr_index, name, &i)) return NULL;
+    if (i < op->nattrs && strcmp(op->attrs[i].name, name) == 0)
+      return &op->attrs[i];
+  }
   for (size_t i = 0; i < op->nattrs; i++)
     if (strcmp(op->attrs[i].name, name) == 0) return &op->attrs[i];
   return NULL;

@@ -9,6 +9,7 @@
 #include "bytes.h"
 #include "dtype.h"
 #include "source.h"
+#include "strmap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -162,6 +163,11 @@ typedef struct og_op {
   og_shape_rule *shape_rules;
   size_t nshape_rules;
   const char *shape_fn; /* NULL unless `shape_fn NAME;` */
+  /* Attr name -> index (og_op_index_attrs, once the attrs are final;
+   * og_compile and og_dump_read build it), so that lookups by name stay
+   * linear overall for ops with thousands of attrs; keys NULL: not
+   * built, og_op_find_attr searches. */
+  og_strmap attr_index;
 } og_op;
 
 /* A spec file of the run, with or without ops. */
@@ -184,6 +190,8 @@ void og_model_free(og_model *m);
 
 const og_op *og_model_find(const og_model *m, const char *name);
 const og_attr *og_op_find_attr(const og_op *op, const char *name);
+/* Builds op->attr_index from op->attrs (the first of a name wins). */
+void og_op_index_attrs(og_arena *arena, og_op *op);
 /* Sorts m->ops by name (byte order). */
 void og_model_sort(og_model *m);
 

@@ -1,10 +1,10 @@
 #include "outputs.h"
 
 #include "arena.h"
+#include "outputs_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +96,8 @@ bool og_make_dirs(const char *path) {
   return make_dirs(path, &made);
 }
 
-/* True when `path` already holds exactly `data`. */
+/* True when `path` already holds exactly `data`. Only called for
+ * regular files (check_targets ran before). */
 static bool same_content(const char *path, const char *data, size_t len) {
   FILE *f = fopen(path, "rb");
   if (!f) return false;
@@ -129,76 +130,203 @@ static bool write_all(int fd, const char *data, size_t len) {
   return true;
 }
 
-/* Writes `data` to a new temporary beside `path`; its name in *tmp.
- * open() with 0666 lets the process umask give the usual mode, without
- * touching the umask (which is process-wide and not thread-safe). */
-static bool write_temp(const char *path, const char *data, size_t len,
-                       char **tmp) {
-  static atomic_uint counter;
-  size_t n = strlen(path) + 48;
-  *tmp = og_xmalloc(n);
+/* Writes `data` to a new temporary beside p->target (its name in p->tmp,
+ * registered before it exists, so that a signal finds it). open() with
+ * 0666 lets the process umask give the usual mode, without touching the
+ * umask (which is process-wide). */
+static bool write_temp(og_pending *p, const char *data, size_t len) {
   int fd = -1;
   for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
-    snprintf(*tmp, n, "%s.tmp%ld-%u", path, (long)getpid(),
-             atomic_fetch_add(&counter, 1));
-    fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    char *name = og_guard_name(p->target, false);
+    p->state = OG_PENDING_NONE;
+    free(p->tmp);
+    p->tmp = name;
+    p->state = OG_PENDING_TEMP;
+    fd = open(p->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) p->state = OG_PENDING_NONE; /* not ours to remove */
     if (fd < 0 && errno != EEXIST) break;
   }
   bool ok = fd >= 0 && write_all(fd, data, len);
   int err = errno;
   if (fd >= 0 && close(fd) != 0 && ok) ok = false, err = errno;
-  if (!ok) {
-    if (fd >= 0) unlink(*tmp);
-    free(*tmp);
-    *tmp = NULL;
-    errno = err;
+  errno = err;
+  return ok;
+}
+
+/* What a target that is not a regular file is, in strerror's style. */
+static const char *kind_problem(mode_t mode) {
+  if (S_ISDIR(mode)) return "Is a directory";
+  if (S_ISFIFO(mode)) return "Not a regular file (a FIFO)";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "Not a regular file (a device)";
+  if (S_ISSOCK(mode)) return "Not a regular file (a socket)";
+  return "Not a regular file";
+}
+
+const char *og_output_problem(const char *path, int err) {
+  struct stat st;
+  if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) return strerror(err);
+  if (err == ENXIO && S_ISFIFO(st.st_mode))
+    return "No reader (a FIFO that no process has open for reading)";
+  return err == EINVAL || err == EISDIR ? kind_problem(st.st_mode)
+                                        : strerror(err);
+}
+
+/* Every existing target must be a regular file: renaming over a FIFO, a
+ * device or a directory would replace (or fail on) something that is not
+ * an output, and reading one to compare could block. Checked before
+ * anything is written. */
+static bool check_targets(const og_output *items, size_t n,
+                          const char **failed_path) {
+  for (size_t i = 0; i < n; i++) {
+    struct stat st;
+    if (stat(items[i].path, &st) != 0 || S_ISREG(st.st_mode)) continue;
+    *failed_path = items[i].path;
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    return false;
   }
+  return true;
+}
+
+/* Keeps the old target under a backup name (a hard link: the target
+ * stays in place), so that a later failure can put it back. */
+static bool back_up(og_pending *p) {
+  struct stat st; /* again: it may have changed since check_targets */
+  if (stat(p->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    return false;
+  }
+  p->backup = og_guard_name(p->target, true);
+  if (link(p->target, p->backup) == 0) {
+    p->state = OG_PENDING_BACKUP;
+    return true;
+  }
+  if (errno == ENOENT) { /* a new file: nothing to keep */
+    free(p->backup);
+    p->backup = NULL;
+    return true;
+  }
+  if (errno != EPERM && errno != ENOTSUP && errno != EMLINK) return false;
+  if (rename(p->target, p->backup) != 0) return false; /* no hard links */
+  p->moved = true;
+  p->state = OG_PENDING_BACKUP;
+  return true;
+}
+
+/* Renames every temporary over its target with the guarded signals
+ * blocked; on any failure every earlier rename is undone (the old targets
+ * come back from their backups), else the backups go. */
+static bool rename_all(og_pending *slots, size_t n, const og_output *items,
+                       const char **failed_path) {
+  sigset_t saved;
+  og_guard_block(&saved);
+  bool ok = true;
+  size_t renames = 0;
+  for (size_t i = 0; i < n && ok; i++) {
+    og_pending *p = &slots[i];
+    if (p->state != OG_PENDING_TEMP) continue;
+    ok = back_up(p);
+    if (ok && og_guard_hook_fail_rename(++renames)) ok = false, errno = EIO;
+    else if (ok) ok = rename(p->tmp, p->target) == 0;
+    if (ok) p->state = OG_PENDING_RENAMED;
+    else *failed_path = items[i].path;
+  }
+  int err = errno;
+  if (!ok) og_guard_rollback();
+  for (size_t i = 0; ok && i < n; i++) {
+    if (slots[i].backup) unlink(slots[i].backup);
+    slots[i].state = OG_PENDING_NONE;
+  }
+  og_guard_unblock(&saved);
+  errno = err;
+  return ok;
+}
+
+/* Temporaries, then renames; on failure nothing of it stays. */
+static bool commit_items(const og_output *items, size_t n,
+                         const char **failed_path) {
+  og_pending *slots = og_guard_begin(n);
+  const char *last = NULL;
+  size_t last_len = 0;
+  for (size_t i = 0; i < n; i++) { /* once per directory (they come in runs) */
+    slots[i].target = items[i].path;
+    const char *slash = strrchr(items[i].path, '/');
+    size_t len = slash ? (size_t)(slash - items[i].path) : 0;
+    if (!last || len != last_len || strncmp(last, items[i].path, len) != 0)
+      og_guard_remove_stale(items[i].path);
+    last = items[i].path;
+    last_len = len;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    const char *data = items[i].w.buf ? items[i].w.buf : "";
+    if (same_content(items[i].path, data, items[i].w.len)) continue;
+    ok = write_temp(&slots[i], data, items[i].w.len);
+    if (!ok) *failed_path = items[i].path;
+  }
+  if (ok) og_guard_hook_stop();
+  ok = ok && rename_all(slots, n, items, failed_path);
+  int err = errno;
+  og_guard_rollback(); /* temporaries left by a failure */
+  og_guard_end();
+  errno = err;
   return ok;
 }
 
 bool og_write_file_atomic(const char *path, const char *data, size_t len) {
-  char *tmp;
-  if (!write_temp(path, data, len, &tmp)) return false;
-  bool ok = rename(tmp, path) == 0;
+  og_output item = {(char *)path, {.buf = (char *)data, .len = len}};
+  const char *failed;
+  return check_targets(&item, 1, &failed) && commit_items(&item, 1, &failed);
+}
+
+/* A FIFO or a character device (/dev/null, /dev/stdout) is written as it
+ * is: there is nothing to replace. Opening does not wait for a reader. */
+static bool write_device(const char *path, const char *data, size_t len) {
+  int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  int flags = fcntl(fd, F_GETFL);
+  bool ok = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 &&
+            write_all(fd, data, len);
   int err = errno;
-  if (!ok) unlink(tmp);
-  free(tmp);
+  if (close(fd) != 0 && ok) ok = false, err = errno;
   errno = err;
   return ok;
+}
+
+/* The descriptor that /dev/stdout, /dev/stderr, /dev/fd/N and
+ * /proc/self/fd/N name, or -1. Written as it is: replacing such a path
+ * would replace /dev's symlink itself (as root), and reopening a file
+ * that the shell opened for appending would write over its start. */
+static int named_fd(const char *path) {
+  if (strcmp(path, "/dev/stdout") == 0) return 1;
+  if (strcmp(path, "/dev/stderr") == 0) return 2;
+  const char *n = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
+                  : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                             : NULL;
+  if (!n || *n < '0' || *n > '9') return -1;
+  long fd = 0;
+  for (; *n >= '0' && *n <= '9' && fd < 1000000; n++) fd = fd * 10 + *n - '0';
+  return *n ? -1 : (int)fd;
+}
+
+bool og_write_output_file(const char *path, const char *data, size_t len) {
+  int fd = named_fd(path);
+  if (fd >= 0) return write_all(fd, data, len);
+  struct stat st;
+  if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+    return write_device(path, data, len);
+  return og_write_file_atomic(path, data, len);
 }
 
 bool og_outputs_commit(const og_outputs *o, const char *dir,
                        const char **failed_path) {
   *failed_path = dir;
+  if (!check_targets(o->items, o->count, failed_path)) return false;
   made_dirs made = {0, 0};
   if (dir && !make_dirs(dir, &made)) {
     unmake_dirs(dir, made);
     return false;
   }
-  char **tmps = og_xmalloc((o->count ? o->count : 1) * sizeof *tmps);
-  size_t written = 0;
-  bool ok = true;
-  for (; written < o->count && ok; written++) {
-    const og_output *out = &o->items[written];
-    tmps[written] = NULL;
-    if (same_content(out->path, out->w.buf ? out->w.buf : "", out->w.len))
-      continue;
-    ok = write_temp(out->path, out->w.buf ? out->w.buf : "", out->w.len,
-                    &tmps[written]);
-    if (!ok) *failed_path = out->path;
-  }
-  int err = errno;
-  for (size_t i = 0; i < written; i++) {
-    if (!tmps[i]) continue;
-    if (ok && rename(tmps[i], o->items[i].path) != 0) {
-      ok = false, err = errno;
-      *failed_path = o->items[i].path;
-    }
-    if (!ok) unlink(tmps[i]); /* no-op for those already renamed */
-    free(tmps[i]);
-  }
-  free(tmps);
+  bool ok = commit_items(o->items, o->count, failed_path);
   if (!ok && dir) unmake_dirs(dir, made); /* only if left empty */
-  errno = err;
   return ok;
 }

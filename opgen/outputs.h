@@ -28,10 +28,15 @@ og_writer *og_outputs_add(og_outputs *o, const char *path);
 /* The first path given twice, or NULL. */
 const char *og_outputs_duplicate(const og_outputs *o);
 
-/* mkdir -p `dir`, then writes every file. On failure returns false, sets
- * *failed_path (one of the paths, or dir when it cannot be created) and
- * errno, and leaves no temporary file, no changed target and no directory
- * it created behind. */
+/* mkdir -p `dir`, then writes every file. Every existing target must be a
+ * regular file (checked before anything is written). Renames happen all
+ * or not at all: each replaced target is kept under a backup name until
+ * every rename succeeded, and put back when one fails. On failure returns
+ * false, sets *failed_path (one of the paths, or dir when it cannot be
+ * created) and errno (og_output_problem says it in words), and leaves no
+ * temporary file, no changed target and no directory it created behind;
+ * a signal (outputs_guard.h) leaves no temporary and no changed target
+ * either. */
 bool og_outputs_commit(const og_outputs *o, const char *dir,
                        const char **failed_path);
 
@@ -39,6 +44,17 @@ bool og_outputs_commit(const og_outputs *o, const char *dir,
  * renamed over it. On failure returns false with errno set and leaves
  * `path` untouched. */
 bool og_write_file_atomic(const char *path, const char *data, size_t len);
+
+/* dump -o: /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are
+ * written to that descriptor; a FIFO or a character device (/dev/null)
+ * directly (without waiting for a FIFO's reader: ENXIO when none);
+ * anything else as og_write_file_atomic. */
+bool og_write_output_file(const char *path, const char *data, size_t len);
+
+/* Why writing `path` failed with errno `err`: what the target is when it
+ * is not a regular file ("Is a directory", "Not a regular file (a
+ * FIFO)"), else strerror(err). */
+const char *og_output_problem(const char *path, int err);
 
 /* mkdir -p; false with errno set on failure (ENOTDIR if a component is a
  * file). */

@@ -147,8 +147,8 @@ static og_op *finalize_op(og_model *m, og_diag *diag, const og_sources *sources,
                           const char *file, const char *prefix,
                           const og_ast_op *ast) {
   og_op *op = og_arena_alloc(&m->arena, sizeof *op);
-  og_sema_op s = {&m->arena, diag, sources, file, ast, op, NULL, NULL, NULL,
-                  NULL};
+  og_sema_op s = {.arena = &m->arena, .diag = diag, .sources = sources,
+                  .file = file, .ast = ast, .op = op};
   op->name = og_arena_strdup(&m->arena, ast->name);
   op->package = prefix;
   op->pos = og_sema_pos(&s, ast->name_loc);
@@ -163,6 +163,7 @@ static og_op *finalize_op(og_model *m, og_diag *diag, const og_sources *sources,
   for (size_t i = 0; i < op->noutputs; i++) og_sema_arg(&s, false, i);
   for (size_t i = 0; i < op->nattrs; i++) og_sema_attr_default(&s, i);
   og_sema_shapes(&s);
+  og_op_index_attrs(&m->arena, op);
   return op;
 }
 

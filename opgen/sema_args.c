@@ -5,12 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* Index of the attr named `name`, or -1. */
 static long find_attr(const og_sema_op *s, const char *name) {
-  for (size_t i = 0; i < s->op->nattrs; i++)
-    if (s->op->attrs[i].name && strcmp(s->op->attrs[i].name, name) == 0)
-      return (long)i;
-  return -1;
+  return og_sema_find_attr(s, name);
 }
 
 static const char *arg_kind(bool is_input) { return is_input ? "input" : "output"; }

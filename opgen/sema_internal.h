@@ -6,6 +6,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "model.h"
+#include "strmap.h"
 
 typedef struct og_sema_op {
   og_arena *arena; /* the model's */
@@ -19,7 +20,15 @@ typedef struct og_sema_op {
   /* An attr whose declaration was wrong: later checks that depend on it
    * stay quiet instead of piling up follow-on errors. */
   bool *attr_bad;
+  /* Each kind's names to the index of its first item of that name (set
+   * by og_sema_check_names): lookups in linear time overall. */
+  og_strmap attr_names, input_names, output_names;
 } og_sema_op;
+
+/* Index of the attr, input or output named `name`, or -1. */
+long og_sema_find_attr(const og_sema_op *s, const char *name);
+long og_sema_find_input(const og_sema_op *s, const char *name);
+long og_sema_find_output(const og_sema_op *s, const char *name);
 
 og_srcpos og_sema_pos(const og_sema_op *s, og_loc loc);
 

@@ -10,12 +10,6 @@ typedef enum expect { EXPECT_SHAPE, EXPECT_DIM, EXPECT_COND } expect;
 static bool resolve(og_sema_op *s, const og_ast_expr *e, expect want,
                     og_sexpr *out);
 
-/* Index of the input or output named `name` among `args`, or -1. */
-static long find_arg(const og_arg *args, size_t n, const char *name) {
-  for (size_t i = 0; i < n; i++)
-    if (args[i].name && strcmp(args[i].name, name) == 0) return (long)i;
-  return -1;
-}
 
 /* What an expression is, in words: the "found ..." of a message. */
 static const char *expr_text(og_sema_op *s, const og_ast_expr *e) {
@@ -56,7 +50,7 @@ static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
                 s->op->name, expr_text(s, e));
     return false;
   }
-  long index = find_arg(s->op->inputs, s->op->ninputs, e->name);
+  long index = og_sema_find_input(s, e->name);
   if (index < 0) {
     og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'", e->name,
                 s->op->name);
@@ -83,25 +77,24 @@ static bool attr_ref(og_sema_op *s, const og_ast_expr *e, expect want,
                 expr_text(s, a));
     return false;
   }
-  for (size_t i = 0; i < s->op->nattrs; i++) {
-    const og_attr *attr = &s->op->attrs[i];
-    if (!attr->name || strcmp(attr->name, a->name) != 0) continue;
-    if (s->attr_bad[i]) return false; /* its declaration was reported */
-    og_attr_kind kind = want == EXPECT_SHAPE ? OG_ATTR_SHAPE : OG_ATTR_INT;
-    if (attr->type.is_list || attr->type.kind != kind) {
-      og_error_at(s->diag, a->loc,
-                  "attr '%s' has type %s, but %s is needed here", attr->name,
-                  og_attr_type_name(attr->type),
-                  want == EXPECT_SHAPE ? "a shape" : "an int");
-      return false;
-    }
-    out->kind = OG_SX_ATTR;
-    out->index = i;
-    return true;
+  long found = og_sema_find_attr(s, a->name);
+  if (found < 0) {
+    og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'", a->name,
+                s->op->name);
+    return false;
   }
-  og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'", a->name,
-              s->op->name);
-  return false;
+  const og_attr *attr = &s->op->attrs[found];
+  if (s->attr_bad[found]) return false; /* its declaration was reported */
+  og_attr_kind kind = want == EXPECT_SHAPE ? OG_ATTR_SHAPE : OG_ATTR_INT;
+  if (attr->type.is_list || attr->type.kind != kind) {
+    og_error_at(s->diag, a->loc, "attr '%s' has type %s, but %s is needed here",
+                attr->name, og_attr_type_name(attr->type),
+                want == EXPECT_SHAPE ? "a shape" : "an int");
+    return false;
+  }
+  out->kind = OG_SX_ATTR;
+  out->index = (size_t)found;
+  return true;
 }
 
 static bool dim_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
@@ -260,7 +253,7 @@ static void shape_rule(og_sema_op *s, const og_ast_item *it,
     if (resolve(s, it->expr, EXPECT_COND, &rule->expr)) op->nshape_rules++;
     return;
   }
-  long out = find_arg(op->outputs, op->noutputs, it->name);
+  long out = og_sema_find_output(s, it->name);
   if (out < 0) {
     og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'",
                 it->name, op->name);

@@ -3,9 +3,12 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void og_sources_init(og_sources *s) { memset(s, 0, sizeof *s); }
 
@@ -52,22 +55,67 @@ uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
   return (uint32_t)s->count++;
 }
 
-int og_sources_load(og_sources *s, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return -1;
-  size_t cap = 0, len = 0;
+/* Opens without blocking (a FIFO with no writer would block open()
+ * forever), then reads blocking. Directories are refused here, before any
+ * read. */
+static int open_input(const char *path, struct stat *st) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return -1;
+  int flags = fcntl(fd, F_GETFL);
+  if (fstat(fd, st) != 0 ||
+      (flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  if (S_ISDIR(st->st_mode)) {
+    close(fd);
+    errno = EISDIR;
+    return -1;
+  }
+  return fd;
+}
+
+/* Reads fd to its end in chunks, never holding more than
+ * OG_MAX_INPUT_BYTES + 1 bytes: EFBIG as soon as the input is longer,
+ * whatever it is (a file, a pipe, /dev/zero). */
+static char *read_capped(int fd, const struct stat *st, size_t *len) {
+  if (S_ISREG(st->st_mode) && st->st_size > (off_t)OG_MAX_INPUT_BYTES) {
+    errno = EFBIG; /* known before reading (/proc files say 0: read) */
+    return NULL;
+  }
+  size_t cap = 0, n = 0;
   char *buf = NULL;
   for (;;) {
-    buf = og_xgrow(buf, &cap, len + 65536, 1);
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
-    if (n == 0) break;
+    size_t want = n + 65536 > OG_MAX_INPUT_BYTES + 1 ? OG_MAX_INPUT_BYTES + 1
+                                                     : n + 65536;
+    if (cap < want) buf = og_xgrow(buf, &cap, want, 1);
+    ssize_t got = read(fd, buf + n, want - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 || n + (size_t)got > OG_MAX_INPUT_BYTES) {
+      int err = got < 0 ? errno : EFBIG;
+      free(buf);
+      errno = err;
+      return NULL;
+    }
+    if (got == 0) break;
+    n += (size_t)got;
   }
-  int err = ferror(f) ? (errno ? errno : EIO) : 0;
-  fclose(f);
-  if (err || len > INT32_MAX) { /* offsets are 32-bit; flex takes an int */
-    free(buf);
-    errno = err ? err : EFBIG;
+  *len = n;
+  return buf;
+}
+
+int og_sources_load(og_sources *s, const char *path) {
+  struct stat st;
+  int fd = open_input(path, &st);
+  if (fd < 0) return -1;
+  size_t len = 0;
+  char *buf = read_capped(fd, &st, &len);
+  int err = errno;
+  close(fd);
+  if (!buf) {
+    errno = err;
     return -1;
   }
   uint32_t idx = og_sources_add(s, path, buf, len);

@@ -39,7 +39,16 @@ void og_sources_free(og_sources *s);
  * file index. */
 uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
                         size_t len);
-/* Reads a file; returns its index, or -1 with errno set. */
+/* The largest input file opgen reads (README "Limits"): far above any
+ * spec or OpList (TensorFlow's whole OpList is 0.8 MB), low enough that
+ * reading /dev/zero or a runaway pipe stops within a second, in bounded
+ * memory, and that 32-bit offsets hold. */
+#define OG_MAX_INPUT_BYTES ((size_t)64 << 20)
+
+/* Reads a file (or a pipe, a FIFO, a device) in chunks; returns its
+ * index, or -1 with errno set: EFBIG past OG_MAX_INPUT_BYTES, EISDIR for
+ * a directory. Opening never blocks: a FIFO with no writer reads as
+ * empty. */
 int og_sources_load(og_sources *s, const char *path);
 const og_source *og_sources_find(const og_sources *s, const char *path);
 

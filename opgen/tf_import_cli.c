@@ -5,6 +5,7 @@
 #include "tf_import_cli.h"
 
 #include "ascii.h"
+#include "cli_limits.h"
 #include "compile.h"
 #include "diag.h"
 #include "emit_op.h"
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: opgen import-tf OPS.pbtxt -o DIR [--split]\n"
+#define USAGE                                                        \
+  "usage: opgen import-tf " OG_CLI_MAX_ERRORS_USAGE                  \
+  "OPS.pbtxt -o DIR [--split]\n"
 
 typedef struct opts {
   const char *input, *outdir;
@@ -57,6 +60,10 @@ static int parse_args(int argc, char **argv, opts *o) {
       o->input = a;
     } else if (strcmp(a, "--") == 0) {
       only_files = true;
+    } else if (og_cli_is_max_errors(a)) {
+      if (!og_cli_take_max_errors(a))
+        return usage_error("option '%s' needs a count: --max-errors=N "
+                           "(0: no limit)", a);
     } else if (strcmp(a, "--split") == 0) {
       o->split = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -167,8 +174,10 @@ static bool render(og_diag *diag, const og_model *m, const opts *o,
 static int write_all(const opts *o, const og_outputs *files) {
   const char *failed;
   if (og_outputs_commit(files, o->outdir, &failed)) return 0;
-  return io_error(failed == o->outdir ? "create directory" : "write", failed,
-                  errno);
+  if (failed == o->outdir) return io_error("create directory", failed, errno);
+  fprintf(stderr, "opgen: error: cannot write '%s': %s\n", failed,
+          og_output_problem(failed, errno));
+  return 2;
 }
 
 /* Compiler diagnostics about one op's .op text, re-reported at the op's
@@ -327,11 +336,14 @@ static bool check_encoding(og_diag *diag, const og_sources *sources,
 static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_diag_printer printer = {stderr, sources};
   og_diag diag;
-  og_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  og_cli_diag_init(&diag, sources, og_diag_print_sink, &printer);
   if (!check_encoding(&diag, sources, index)) return 1;
   const og_source *src = sources->items[index];
   og_model *m = og_tf_import(o->input, src->text, src->len, &diag);
-  if (!m) return 1;
+  if (!m) {
+    og_diag_print_suppressed(stderr, &diag);
+    return 1;
+  }
   og_arena a;
   og_arena_init(&a);
   for (size_t i = 0; i < m->nops; i++) verify_op(&diag, m->ops[i], &a);
@@ -339,6 +351,7 @@ static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_outputs_init(&files);
   bool rendered = !diag.errors && render(&diag, m, o, &a, &files);
   int rc = rendered ? write_all(o, &files) : 1;
+  og_diag_print_suppressed(stderr, &diag);
   og_outputs_free(&files);
   og_arena_free(&a);
   og_model_free(m);

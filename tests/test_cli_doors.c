@@ -212,11 +212,11 @@ static void check_misuse(void **state) {
   (void)state;
   const char *good = good_spec();
   expect_run(2, "opgen: error: unknown option '-x' for check\n"
-                "usage: opgen check FILES...\n", "check", "-x", good);
+                "usage: opgen check [--max-errors=N] FILES...\n", "check", "-x", good);
   expect_run(2, "opgen: error: unknown option '-o' for check\n"
-                "usage: opgen check FILES...\n", "check", "-o", "x", good);
+                "usage: opgen check [--max-errors=N] FILES...\n", "check", "-o", "x", good);
   expect_run(2, "opgen: error: unknown option '--baseline' for check\n"
-                "usage: opgen check FILES...\n", "check", good, "--baseline");
+                "usage: opgen check [--max-errors=N] FILES...\n", "check", good, "--baseline");
   expect_run(2, "opgen: error: no input files (try 'opgen --help')\n",
              "check");
   expect_run(2, "opgen: error: no input files (try 'opgen --help')\n",
@@ -227,14 +227,14 @@ static void check_misuse(void **state) {
   expect_run(0, "", "check", "--", good);
   run_result r = RUN("check", "--help");
   assert_int_equal(r.status, 0);
-  assert_string_equal(r.out, "usage: opgen check FILES...\n");
+  assert_string_equal(r.out, "usage: opgen check [--max-errors=N] FILES...\n");
   run_free(&r);
 }
 
 static void dump_misuse(void **state) {
   (void)state;
   const char *good = good_spec();
-  const char *usage = "usage: opgen dump [-o FILE] FILES...\n";
+  const char *usage = "usage: opgen dump [--max-errors=N] [-o FILE] FILES...\n";
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: option '-o' needs a file\n%s",
            usage);
@@ -265,7 +265,7 @@ static void dump_misuse(void **state) {
 static void gen_misuse(void **state) {
   (void)state;
   const char *good = good_spec();
-  const char *usage = "usage: opgen gen -o DIR FILES...\n";
+  const char *usage = "usage: opgen gen [--max-errors=N] -o DIR FILES...\n";
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: option '-o' needs a "
            "directory\n%s", usage);
@@ -290,7 +290,7 @@ static void compat_and_import_misuse(void **state) {
   const char *good = good_spec();
   const char *compat_usage =
       "usage: opgen compat --baseline OLD [--baseline OLD]... "
-      "[--format=text|json] FILES...\n"
+      "[--format=text|json] [--max-errors=N] FILES...\n"
       "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n";
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: missing value for "
@@ -305,8 +305,8 @@ static void compat_and_import_misuse(void **state) {
   snprintf(want, sizeof want, "opgen: error: unknown format (text or json) "
            "'xml'\n%s", compat_usage);
   expect_run(2, want, "compat", "--baseline", good, "--format=xml", good);
-  const char *import_usage = "usage: opgen import-tf OPS.pbtxt -o DIR "
-                             "[--split]\n";
+  const char *import_usage = "usage: opgen import-tf [--max-errors=N] "
+                             "OPS.pbtxt -o DIR [--split]\n";
   snprintf(want, sizeof want, "opgen: error: option '-o' needs a "
            "directory\n%s", import_usage);
   expect_run(2, want, "import-tf", "x.pbtxt", "-o");
