@@ -42,13 +42,14 @@ static void index_put(op_index *x, const opr_op_def *def) {
   atomic_store_explicit(&x->slots[i], def, memory_order_release);
 }
 
-/* Makes room for one more op (nops + 1 at most half the slots). Under
+/* Makes room for `more` ops (nops + more at most half the slots). Under
  * the lock; false when out of memory. */
-static bool index_reserve(void) {
+static bool index_reserve(size_t more) {
   op_index *x = atomic_load_explicit(&index_now, memory_order_relaxed);
   size_t slots = x ? x->mask + 1 : 0;
-  if (2 * (nops + 1) <= slots) return true;
+  if (2 * (nops + more) <= slots) return true;
   size_t n = slots ? 2 * slots : 128;
+  while (n < 2 * (nops + more)) n *= 2;
   op_index *bigger = calloc(1, sizeof *bigger + n * sizeof bigger->slots[0]);
   if (!bigger) return false;
   bigger->mask = n - 1;
@@ -181,18 +182,24 @@ static opr_status check_def(const opr_op_def *def) {
   return s;
 }
 
+/* Room for `more` ops in the sorted array and the index. */
+static bool reserve(size_t more) {
+  if (!index_reserve(more)) return false;
+  if (nops + more <= ops_cap) return true;
+  size_t cap = ops_cap ? ops_cap : 64;
+  while (cap < nops + more) cap *= 2;
+  const opr_op_def **grown = realloc(ops, cap * sizeof *grown);
+  if (!grown) return false;
+  ops = grown;
+  ops_cap = cap;
+  return true;
+}
+
+bool opr_registry_reserve_locked(size_t more) { return reserve(more); }
+
 static opr_status insert_op(const opr_op_def *def, size_t pos) {
-  if (!index_reserve())
+  if (!reserve(1))
     return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", def->name);
-  if (nops == ops_cap) {
-    size_t cap = ops_cap ? ops_cap * 2 : 64;
-    const opr_op_def **grown = realloc(ops, cap * sizeof *grown);
-    if (!grown)
-      return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory",
-                       def->name);
-    ops = grown;
-    ops_cap = cap;
-  }
   memmove(ops + pos + 1, ops + pos, (nops - pos) * sizeof *ops);
   ops[pos] = def;
   nops++;
