@@ -169,13 +169,14 @@ static opr_status resolve_kernels(const char *path, const opr_library *lib,
   for (size_t i = 0; i < st->nkernels; i++) {
     opr_kernel_rec *r = st->kernels[i];
     const opr_op_def *op = committed_op(lib, r->def.op);
-    opr_status s = op ? opr_kernel_rec_resolve(r, op) : OPR_OK;
-    if (!op || s) {
-      opr_status e = opr_error(op ? opr_status_code(s) : OPR_NOT_FOUND,
-                               "opr_load_library: '%s': %s", path,
-                               op ? opr_status_message(s)
-                                  : "a kernel names an op that is neither "
-                                    "registered nor the library's");
+    if (!op)
+      return opr_error(OPR_NOT_FOUND, "opr_load_library: '%s': it "
+                       "registers a kernel of op '%s', which is neither "
+                       "registered nor one of its ops", path, r->def.op);
+    opr_status s = opr_kernel_rec_resolve(r, op);
+    if (s) {
+      opr_status e = opr_error(opr_status_code(s), "opr_load_library: "
+                               "'%s': %s", path, opr_status_message(s));
       opr_status_free(s);
       return e;
     }

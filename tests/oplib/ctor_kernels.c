@@ -2,7 +2,8 @@
  * registration), a kernel of its own op and a low-priority kernel of the
  * host's AddOne, all while dlopen runs inside opr_load_library. The
  * loader stages them; a refused variant (another ABI version or hash, a
- * conflicting op) must leave none of them behind. */
+ * conflicting op, a kernel of an unknown op) must leave none of them
+ * behind. */
 #include "opr/opr.h"
 
 opr_status ctor_lib_register_ops(void); /* generated */
@@ -31,6 +32,12 @@ __attribute__((constructor)) static void register_at_load(void) {
   opr_status_free(opr_register_kernel(&(opr_kernel_def){
       .op = "AddOne", .device = OPR_DEVICE_CPU, .fn = thousandfold,
       .priority = -5, .label = "ctor_lib AddOne"}));
+#ifdef CTOR_STRAY_KERNEL
+  /* A kernel of an op nobody defines: refused when the load commits. */
+  opr_status_free(opr_register_kernel(&(opr_kernel_def){
+      .op = "NoSuchOp", .device = OPR_DEVICE_CPU, .fn = doubles,
+      .label = "ctor_lib NoSuchOp"}));
+#endif
 }
 
 opr_status ctor_lib_register_kernels(void) { return OPR_OK; }

@@ -1,9 +1,13 @@
 /* Op libraries: the guide's ZeroOut built as a library of its own
  * (LibZeroOut), loaded with opr_load_library and run through the generic
- * entry; and each way a load is refused. The libraries' paths come from
- * the build (OPLIB_* definitions). The tests run in order: the host
- * registers the shipped ops first, so that conflicts have something to
- * conflict with. */
+ * entry; each way a load is refused, also after the library's
+ * constructor registered ops and kernels (nothing of it may stay in the
+ * registries: run under ASan, reading a pointer into the unloaded
+ * library is a report); loads from inside a load; a library with no
+ * ops; one op defined twice; and messages that never format NULL. The
+ * libraries' paths come from the build (OPLIB_* definitions). The tests
+ * run in order: the host registers the shipped ops first, so that
+ * conflicts have something to conflict with. */
 #include "testutil.h"
 
 #include "opr/opr.h"
@@ -246,6 +250,15 @@ static void a_constructor_conflict_aborts_and_drops_it_all(void **state) {
   expect_refused_cleanly(OPLIB_CTOR_CONFLICT);
 }
 
+static void a_kernel_of_an_unknown_op_refuses_the_load(void **state) {
+  (void)state;
+  expect_message(opr_load_library(OPLIB_CTOR_STRAY_KERNEL, NULL),
+                 OPR_NOT_FOUND, "opr_load_library: '" OPLIB_CTOR_STRAY_KERNEL
+                 "': it registers a kernel of op 'NoSuchOp', which is "
+                 "neither registered nor one of its ops");
+  expect_refused_cleanly(OPLIB_CTOR_STRAY_KERNEL);
+}
+
 static void constructor_registrations_commit_with_the_load(void **state) {
   (void)state;
   opr_library *lib = NULL;
@@ -355,6 +368,69 @@ static void hashing_two_definitions_of_one_op_fails(void **state) {
   assert_null(opr_find_op("Dup"));
 }
 
+/* ---- no NULL reaches a %s ---- */
+
+static opr_op_state loose_state[4];
+static const opr_arg_def loose_in = {"x", OPR_DT_INT32, OPR_NO_ATTR,
+                                     OPR_NO_ATTR, OPR_NO_ATTR, false};
+static const opr_arg_def unnamed_in = {NULL, OPR_DT_INT32, OPR_NO_ATTR,
+                                       OPR_NO_ATTR, OPR_NO_ATTR, false};
+
+/* A shape function that names nothing in its checks. */
+static opr_status rank_two_unnamed(opr_infer_ctx *c) {
+  opr_shape s;
+  return opr_infer_with_rank(c, opr_infer_input(c, 0, 0), 2, NULL, &s);
+}
+
+static void unregistered_tables_are_checked_by_infer_shapes(void **state) {
+  (void)state;
+  const opr_shape shape = {1, (const int64_t[]){3}};
+  const opr_shape_input in = {&shape, NULL, 1};
+  opr_inferred_shapes out;
+  const opr_op_def nameless = {.check = accept_call,
+                               .state = &loose_state[0]};
+  expect_message(opr_infer_shapes(&nameless, NULL, 0, NULL, 0, &out),
+                 OPR_INVALID_ARGUMENT,
+                 "opr_infer_shapes: the op def has no name");
+  const opr_op_def unnamed_arg = {.name = "Loose", .inputs = &unnamed_in,
+                                  .ninputs = 1, .check = accept_call,
+                                  .state = &loose_state[1]};
+  expect_message(opr_infer_shapes(&unnamed_arg, &in, 1, NULL, 0, &out),
+                 OPR_INVALID_ARGUMENT, "Loose: an input has no name");
+  const opr_op_def unnamed_what = {
+      .name = "Loose", .inputs = &loose_in, .ninputs = 1,
+      .check = accept_call, .shape_fn = rank_two_unnamed,
+      .state = &loose_state[2]};
+  expect_message(opr_infer_shapes(&unnamed_what, &in, 1, NULL, 0, &out),
+                 OPR_INVALID_ARGUMENT,
+                 "Loose: the shape must have rank 2, but has shape [3]");
+}
+
+static void an_unregistered_nameless_op_is_named_so(void **state) {
+  (void)state;
+  const opr_op_def nameless = {.check = accept_call,
+                               .state = &loose_state[3]};
+  opr_call call = {.op = &nameless};
+  expect_message(opr_invoke(ctx, &call), OPR_FAILED_PRECONDITION,
+                 "(unnamed op): op is not registered (call its register "
+                 "function first)");
+}
+
+static void null_strings_in_attr_tables_are_refused(void **state) {
+  (void)state;
+  static const opr_str allowed[2] = {{"a", 1}, {NULL, 3}};
+  static const opr_attr_def attr = {
+      .name = "mode", .type = {OPR_ATTR_STRING, false},
+      .allowed_strings = allowed, .nallowed_strings = 2};
+  static opr_op_state st;
+  static const opr_op_def def = {.name = "NullAllowed", .attrs = &attr,
+                                 .nattrs = 1, .check = accept_call,
+                                 .state = &st};
+  expect_message(opr_register_op(&def), OPR_INVALID_ARGUMENT,
+                 "NullAllowed: attr 'mode' has a NULL allowed string");
+  assert_null(opr_find_op("NullAllowed"));
+}
+
 static void bad_arguments_are_invalid(void **state) {
   (void)state;
   expect_code(opr_load_library(NULL, NULL), OPR_INVALID_ARGUMENT,
@@ -390,11 +466,15 @@ int main(void) {
       cmocka_unit_test(a_refused_abi_drops_what_constructors_registered),
       cmocka_unit_test(a_refused_hash_drops_what_constructors_registered),
       cmocka_unit_test(a_constructor_conflict_aborts_and_drops_it_all),
+      cmocka_unit_test(a_kernel_of_an_unknown_op_refuses_the_load),
       cmocka_unit_test(constructor_registrations_commit_with_the_load),
       cmocka_unit_test(loading_from_a_registration_fails_at_once),
       cmocka_unit_test(a_library_without_ops_loads),
       cmocka_unit_test(two_definitions_of_one_op_are_refused),
       cmocka_unit_test(hashing_two_definitions_of_one_op_fails),
+      cmocka_unit_test(unregistered_tables_are_checked_by_infer_shapes),
+      cmocka_unit_test(an_unregistered_nameless_op_is_named_so),
+      cmocka_unit_test(null_strings_in_attr_tables_are_refused),
       cmocka_unit_test(an_identical_op_is_shared),
       cmocka_unit_test(bad_arguments_are_invalid),
   };
