@@ -109,7 +109,7 @@ static void free_record(opr_library *lib) {
 }
 
 /* The record of the library, not yet linked: its ops are the staged ones
- * (sorted by name) until commit_ops replaces them. */
+ * (sorted by name) until check_conflicts replaces them. */
 static opr_status new_record(const char *path, void *handle,
                              const opr_library_info *info,
                              const opr_stage *st, opr_library **out) {
