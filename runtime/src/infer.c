@@ -112,6 +112,13 @@ static opr_status check_request(const opr_op_def *op,
   if (!op)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_infer_shapes: the op is "
                      "NULL");
+  /* A registered table was checked when registered; another one (a
+   * graph builder's own) is checked here, so that its names and attr
+   * references can be trusted. */
+  if (!op->name || opr_find_op(op->name) != op) {
+    opr_status s = opr_check_op_def(op, "opr_infer_shapes");
+    if (s) return s;
+  }
   if (ninputs != op->ninputs)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: takes %zu input %s, got %zu",
                      op->name, op->ninputs,

@@ -166,7 +166,7 @@ opr_status opr_infer_error(const opr_infer_ctx *c, const char *fmt, ...) {
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  vsnprintf(msg, sizeof msg, opr_text_or(fmt, "(no message)"), ap);
   va_end(ap);
   return opr_error(OPR_INVALID_ARGUMENT, "%s: %s", c->op->name, msg);
 }

@@ -24,6 +24,12 @@
 #define OPR_NOINLINE
 #endif
 
+/* What a %s gets: `s`, or `otherwise` where s is NULL (a format given
+ * NULL for %s is undefined behaviour). */
+static inline const char *opr_text_or(const char *s, const char *otherwise) {
+  return s ? s : otherwise;
+}
+
 struct opr_context {
   opr_device_kind device;
   struct opr_threadpool *pool; /* opr_shard's workers (threadpool.h) */
@@ -186,6 +192,10 @@ void opr_registry_lock(void);
 void opr_registry_unlock(void);
 /* opr_find_op with the lock already held. */
 const opr_op_def *opr_find_op_locked(const char *name);
+/* The checks opr_register_op makes of a table (names, a state record, a
+ * check, attr references); `who` names the caller when the op has no
+ * name. */
+opr_status opr_check_op_def(const opr_op_def *def, const char *who);
 
 /* Named attrs into vals (one per attr of the op, UNSET where not given):
  * an unknown name or one given twice is INVALID_ARGUMENT. Kinds are not

@@ -131,7 +131,8 @@ OPR_COLD static opr_status bad_invoke(const opr_context *ctx,
   const opr_op_def *op = call->op;
   if (!op->state || !opr_state_registered(op->state))
     return opr_error(OPR_FAILED_PRECONDITION, "%s: op is not registered "
-                     "(call its register function first)", op->name);
+                     "(call its register function first)",
+                     opr_text_or(op->name, "(unnamed op)"));
   return opr_error(OPR_INVALID_ARGUMENT, "%s: the call has no %s array",
                    op->name, !call->inputs ? "input" : "attr");
 }

@@ -4,6 +4,7 @@
  * the registry lock. Replaced tables and all records stay allocated (a
  * running call may still read them). */
 #include "internal.h"
+#include "library_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static char *copy_text(const char *s) {
   return c ? memcpy(c, s, n) : NULL;
 }
 
-static void rec_free(opr_kernel_rec *r) {
+void opr_kernel_rec_free(opr_kernel_rec *r) {
   if (!r) return;
   for (size_t i = 0; i < r->def.nconstraints; i++)
     free((char *)r->def.constraints[i].attr);
@@ -31,7 +32,8 @@ static void rec_free(opr_kernel_rec *r) {
   free(r);
 }
 
-/* Deep copy of the definition's strings and arrays into r->def. */
+/* Deep copy of the definition's strings and arrays into r->def (NULL
+ * names stay NULL, for rec_resolve to report). */
 static bool rec_copy(opr_kernel_rec *r, const opr_kernel_def *kd) {
   size_t nc = kd->nconstraints, nh = kd->nhost_memory;
   opr_type_constraint *c = nc ? calloc(nc, sizeof *c) : NULL;
@@ -47,10 +49,13 @@ static bool rec_copy(opr_kernel_rec *r, const opr_kernel_def *kd) {
             (r->def.label || !kd->label);
   for (size_t i = 0; c && i < nc; i++) {
     c[i] = kd->constraints[i];
-    ok = (c[i].attr = copy_text(kd->constraints[i].attr)) && ok;
+    c[i].attr = copy_text(kd->constraints[i].attr);
+    ok = ok && (c[i].attr || !kd->constraints[i].attr);
   }
-  for (size_t i = 0; h && i < nh; i++)
-    ok = (h[i] = copy_text(kd->host_memory[i])) && ok;
+  for (size_t i = 0; h && i < nh; i++) {
+    h[i] = copy_text(kd->host_memory[i]);
+    ok = ok && (h[i] || !kd->host_memory[i]);
+  }
   return ok;
 }
 
@@ -89,21 +94,18 @@ static opr_status rec_resolve(opr_kernel_rec *r, const opr_op_def *op,
   return OPR_OK;
 }
 
-static opr_status rec_new(const opr_op_def *op, const opr_kernel_def *kd,
-                          opr_kernel_rec **out) {
+opr_kernel_rec *opr_kernel_rec_copy(const opr_kernel_def *kd) {
   opr_kernel_rec *r =
       calloc(1, sizeof *r + kd->nconstraints * sizeof r->match[0]);
-  if (!r) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory",
-                           op->name);
-  opr_status s = rec_resolve(r, op, kd);
-  if (!s && !rec_copy(r, kd))
-    s = opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", op->name);
-  if (s) {
-    rec_free(r);
-    return s;
+  if (r && !rec_copy(r, kd)) {
+    opr_kernel_rec_free(r);
+    r = NULL;
   }
-  *out = r;
-  return OPR_OK;
+  return r;
+}
+
+opr_status opr_kernel_rec_resolve(opr_kernel_rec *r, const opr_op_def *op) {
+  return rec_resolve(r, op, &r->def);
 }
 
 /* The same registration again (a register function called twice). */
@@ -118,21 +120,21 @@ static bool same_kernel(const opr_kernel_rec *a, const opr_kernel_rec *b) {
   return true;
 }
 
-/* Publishes old + r, r after every kernel of at least its priority.
- * Under the registry lock. */
-static opr_status publish(const opr_op_def *op, opr_kernel_rec *r) {
+/* Publishes old + r, r after every kernel of at least its priority. */
+opr_status opr_kernel_publish_locked(const opr_op_def *op,
+                                     opr_kernel_rec *r) {
   opr_op_state *st = op->state;
   struct opr_kernel_table *old = opr_state_kernels(st, __ATOMIC_RELAXED);
   size_t n = old ? old->count : 0, pos = 0;
   for (size_t i = 0; i < n; i++)
     if (same_kernel(old->recs[i], r)) {
-      rec_free(r);
+      opr_kernel_rec_free(r);
       return OPR_OK;
     }
   struct opr_kernel_table *t =
       malloc(sizeof *t + (n + 1) * sizeof t->recs[0]);
   if (!t) {
-    rec_free(r);
+    opr_kernel_rec_free(r);
     return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", op->name);
   }
   while (pos < n && old->recs[pos]->def.priority >= r->def.priority) pos++;
@@ -160,13 +162,18 @@ opr_status opr_register_kernel(const opr_kernel_def *kd) {
       (kd->nhost_memory && !kd->host_memory))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: kernel has %s", kd->op,
                      !kd->fn ? "no function" : "an invalid definition");
+  opr_status s;
+  /* A library being loaded: its kernels wait for its ops. */
+  if (opr_library_stage_kernel(kd, &s)) return s;
+  opr_kernel_rec *r = opr_kernel_rec_copy(kd);
+  if (!r)
+    return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", kd->op);
   opr_registry_lock();
   const opr_op_def *op = opr_find_op_locked(kd->op);
-  opr_kernel_rec *r = NULL;
-  opr_status s = op ? rec_new(op, kd, &r)
-                    : opr_error(OPR_NOT_FOUND, "no op named '%s' is "
-                                "registered", kd->op);
-  if (!s) s = publish(op, r);
+  s = op ? opr_kernel_rec_resolve(r, op)
+         : opr_error(OPR_NOT_FOUND, "no op named '%s' is registered", kd->op);
+  if (!s) s = opr_kernel_publish_locked(op, r);
+  else opr_kernel_rec_free(r);
   opr_registry_unlock();
   return s;
 }

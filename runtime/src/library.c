@@ -1,9 +1,12 @@
-/* Loading op libraries. A load is a transaction: the library's ops are
- * collected (not registered) while its register_ops runs, checked as a
- * set (declared hash, conflicts with registered ops), and only then
- * registered, all under the registry lock; its kernels register last.
- * Every check that fails before that point unloads the library and
- * leaves the registries untouched. */
+/* Loading op libraries. A load is a transaction: from before dlopen
+ * (which runs the library's constructors) until its ops are committed,
+ * what the loading thread registers is staged (library_stage.c), not
+ * registered; the staged ops are checked as a set (declared hash, two
+ * definitions of a name, conflicts with registered ops) and the staged
+ * kernels against their ops, and only then is it all published, under
+ * the registry lock; the library's register_kernels runs last. A check
+ * that fails before that point unloads the library, which has then left
+ * nothing behind. */
 #include "internal.h"
 #include "library_internal.h"
 #include "opr/library.h"
@@ -25,61 +28,8 @@ struct opr_library {
   size_t nops;
 };
 
-/* The ops a register_ops call registers, collected instead. */
-typedef struct op_stage {
-  const opr_op_def **defs;
-  size_t count, cap;
-} op_stage;
-
-/* Per thread: a register_ops running on another thread (a program
- * registering its own ops) is not part of this load. */
-static _Thread_local op_stage *current_stage;
-
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static opr_library *loaded; /* newest first; never freed */
-
-bool opr_library_stage_op(const opr_op_def *def, opr_status *s) {
-  op_stage *st = current_stage;
-  if (!st) return false;
-  *s = OPR_OK;
-  for (size_t i = 0; i < st->count; i++)
-    if (st->defs[i] == def) return true; /* registered twice: once */
-  if (st->count == st->cap) {
-    size_t cap = st->cap ? 2 * st->cap : 16;
-    const opr_op_def **grown = realloc(st->defs, cap * sizeof *grown);
-    if (!grown) {
-      *s = opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", def->name);
-      return true;
-    }
-    st->defs = grown;
-    st->cap = cap;
-  }
-  st->defs[st->count++] = def;
-  return true;
-}
-
-/* Runs register_ops with this thread's registrations collected in st. */
-static opr_status stage_ops(opr_status (*register_ops)(void), op_stage *st) {
-  *st = (op_stage){0};
-  if (!register_ops) return OPR_OK;
-  op_stage *outer = current_stage;
-  current_stage = st;
-  opr_status s = register_ops();
-  current_stage = outer;
-  return s;
-}
-
-opr_status opr_library_hash_ops(opr_status (*register_ops)(void),
-                                uint64_t *hash) {
-  if (!hash)
-    return opr_error(OPR_INVALID_ARGUMENT, "opr_library_hash_ops: hash is "
-                     "NULL");
-  op_stage st;
-  opr_status s = stage_ops(register_ops, &st);
-  if (!s) *hash = opr_op_defs_hash(st.defs, st.count);
-  free(st.defs);
-  return s;
-}
 
 /* dlopen, telling a missing file apart from a file that is no library. */
 static opr_status open_library(const char *path, void **handle) {
@@ -141,84 +91,167 @@ static opr_status check_not_loaded(const char *path, void *handle,
 }
 
 static opr_status check_hash(const char *path, const opr_library_info *info,
-                             const op_stage *st) {
-  uint64_t h = opr_op_defs_hash(st->defs, st->count);
+                             const opr_library *lib) {
+  uint64_t h = opr_op_defs_hash(lib->ops, lib->nops);
   if (h == info->def_hash) return OPR_OK;
   return opr_error(OPR_DATA_LOSS, "opr_load_library: '%s': its %zu op "
                    "definitions hash to 0x%016" PRIx64 " here but the "
                    "library declares 0x%016" PRIx64 " (built against other "
                    "runtime headers, or its tables were changed)", path,
-                   st->count, h, info->def_hash);
+                   lib->nops, h, info->def_hash);
 }
 
-/* With the registry lock: ABORTED on an op registered with another
- * definition; otherwise registers the new ops and replaces each staged
- * def by the registered table (the host's, for a shared op). */
-static opr_status commit_ops(const char *path, op_stage *st) {
-  for (size_t i = 0; i < st->count; i++) {
-    const opr_op_def *old = opr_find_op_locked(st->defs[i]->name);
-    if (old && old != st->defs[i] &&
-        opr_op_def_hash(old) != opr_op_def_hash(st->defs[i]))
-      return opr_error(OPR_ABORTED, "opr_load_library: '%s': op '%s' is "
-                       "already registered with a different definition",
-                       path, st->defs[i]->name);
+static void free_record(opr_library *lib) {
+  if (!lib) return;
+  free(lib->path);
+  free(lib->ops);
+  free(lib);
+}
+
+/* The record of the library, not yet linked: its ops are the staged ones
+ * (sorted by name) until check_conflicts replaces them. */
+static opr_status new_record(const char *path, void *handle,
+                             const opr_library_info *info,
+                             const opr_stage *st, opr_library **out) {
+  opr_library *lib = calloc(1, sizeof *lib);
+  char *copy = malloc(strlen(path) + 1);
+  const opr_op_def **ops =
+      st->nops ? malloc(st->nops * sizeof *ops) : NULL;
+  if (!lib || !copy || (st->nops && !ops)) {
+    free(lib);
+    free(copy);
+    free(ops);
+    return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_load_library: '%s': out "
+                     "of memory", path);
   }
-  for (size_t i = 0; i < st->count; i++) {
-    const opr_op_def *old = opr_find_op_locked(st->defs[i]->name);
-    if (old) {
-      st->defs[i] = old;
-      continue;
-    }
-    opr_status s = opr_register_op_locked(st->defs[i]);
-    if (s) return s; /* out of memory; earlier ops stay registered */
+  for (size_t i = 0; i < st->nops; i++) ops[i] = st->ops[i].def;
+  *lib = (opr_library){NULL, handle, strcpy(copy, path), info->name,
+                       info->def_hash, ops, st->nops};
+  *out = lib;
+  return OPR_OK;
+}
+
+/* ABORTED on an op registered with another definition; otherwise
+ * replaces each op of lib by the table it will have once committed (the
+ * host's, for a shared op). Registry lock held. */
+static opr_status check_conflicts(const char *path, opr_library *lib) {
+  for (size_t i = 0; i < lib->nops; i++) {
+    const opr_op_def *def = lib->ops[i];
+    const opr_op_def *old = opr_find_op_locked(def->name);
+    if (old && old != def && opr_op_def_hash(old) != opr_op_def_hash(def))
+      return opr_error(OPR_ABORTED, "opr_load_library: '%s': op '%s' is "
+                       "already registered with a different definition "
+                       "(%s)", path, def->name,
+                       opr_op_def_difference(old, def));
+    if (old) lib->ops[i] = old;
   }
   return OPR_OK;
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp((*(const opr_op_def *const *)a)->name,
-                (*(const opr_op_def *const *)b)->name);
+/* The op named `name` once lib commits: one of its own (sorted by name)
+ * or a registered one. Registry lock held. */
+static const opr_op_def *committed_op(const opr_library *lib,
+                                      const char *name) {
+  size_t lo = 0, hi = lib->nops;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(lib->ops[mid]->name, name);
+    if (c == 0) return lib->ops[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return opr_find_op_locked(name);
 }
 
-/* The record of a committed library; takes st's array. */
-static opr_library *record(const char *path, void *handle,
-                           const opr_library_info *info, op_stage *st) {
-  opr_library *lib = calloc(1, sizeof *lib);
-  char *copy = malloc(strlen(path) + 1);
-  if (!lib || !copy) {
-    free(lib);
-    free(copy);
-    return NULL;
+/* Resolves each staged kernel against its op. Registry lock held. */
+static opr_status resolve_kernels(const char *path, const opr_library *lib,
+                                  opr_stage *st) {
+  for (size_t i = 0; i < st->nkernels; i++) {
+    opr_kernel_rec *r = st->kernels[i];
+    const opr_op_def *op = committed_op(lib, r->def.op);
+    if (!op)
+      return opr_error(OPR_NOT_FOUND, "opr_load_library: '%s': it "
+                       "registers a kernel of op '%s', which is neither "
+                       "registered nor one of its ops", path, r->def.op);
+    opr_status s = opr_kernel_rec_resolve(r, op);
+    if (s) {
+      opr_status e = opr_error(opr_status_code(s), "opr_load_library: "
+                               "'%s': %s", path, opr_status_message(s));
+      opr_status_free(s);
+      return e;
+    }
   }
-  qsort(st->defs, st->count, sizeof *st->defs, by_name);
-  *lib = (opr_library){loaded, handle, strcpy(copy, path), info->name,
-                       info->def_hash, st->defs, st->count};
-  st->defs = NULL;
-  loaded = lib;
-  return lib;
+  return OPR_OK;
 }
 
-/* Collects, checks and registers the ops; then the record. */
-static opr_status add_library(const char *path, void *handle,
-                              const opr_library_info *info,
-                              opr_library **out) {
-  op_stage st;
-  opr_status s = stage_ops(info->register_ops, &st);
-  if (!s) s = check_hash(path, info, &st);
-  bool committed = false;
-  if (!s) {
-    opr_registry_lock();
-    s = commit_ops(path, &st);
-    committed = !s;
-    opr_registry_unlock();
-  }
-  opr_library *lib = committed ? record(path, handle, info, &st) : NULL;
-  if (committed && !lib)
+/* Checks the staged ops and kernels; then publishes them (*published),
+ * after which only running out of memory can fail a kernel. Registry
+ * lock held. */
+static opr_status commit(const char *path, opr_library *lib, opr_stage *st,
+                         bool *published) {
+  *published = false;
+  opr_status s = check_conflicts(path, lib);
+  if (!s) s = resolve_kernels(path, lib, st);
+  if (!s && !opr_registry_reserve_locked(lib->nops))
     s = opr_error(OPR_RESOURCE_EXHAUSTED, "opr_load_library: '%s': out of "
                   "memory", path);
-  free(st.defs);
-  if (!committed) dlclose(handle); /* nothing of it is referenced */
-  if (lib && out) *out = lib;
+  if (s) return s;
+  *published = true;
+  /* Reserved: registering cannot fail. A shared op is registered already
+   * (registering it again is a no-op). */
+  for (size_t i = 0; i < lib->nops; i++)
+    opr_status_free(opr_register_op_locked(lib->ops[i]));
+  for (size_t i = 0; i < st->nkernels; i++) {
+    opr_kernel_rec *r = st->kernels[i];
+    st->kernels[i] = NULL; /* handed on */
+    opr_status k = opr_kernel_publish_locked(committed_op(lib, r->def.op), r);
+    if (!s) s = k;
+    else opr_status_free(k);
+  }
+  return s;
+}
+
+/* Runs register_ops (staged), checks and commits; *out receives the
+ * library once anything of it is published (then it is never unloaded). */
+static opr_status add_library(const char *path, void *handle,
+                              const opr_library_info *info, opr_stage *st,
+                              opr_library **out) {
+  opr_status s = info->register_ops ? info->register_ops() : OPR_OK;
+  if (!s) s = opr_stage_settle(st);
+  opr_library *lib = NULL;
+  if (!s) s = new_record(path, handle, info, st, &lib);
+  if (!s) s = check_hash(path, info, lib);
+  bool published = false;
+  if (!s) {
+    opr_registry_lock();
+    s = commit(path, lib, st, &published);
+    opr_registry_unlock();
+  }
+  if (!published) {
+    free_record(lib);
+    return s;
+  }
+  lib->next = loaded;
+  loaded = lib;
+  *out = lib;
+  return s;
+}
+
+/* The load, this thread's registrations staged in st. */
+static opr_status load(const char *path, opr_stage *st, opr_library **lib,
+                       opr_library **out) {
+  void *handle = NULL;
+  const opr_library_info *info = NULL;
+  opr_status s = open_library(path, &handle);
+  if (!s) s = library_info(path, handle, &info);
+  if (!s) s = check_not_loaded(path, handle, info, out);
+  if (!s) s = add_library(path, handle, info, st, lib);
+  /* Refused: nothing of it is referenced but what is staged, dropped
+   * after the unload (a destructor may register too). For a loaded file
+   * dlopen only counted a reference. */
+  if (s && !*lib && handle) dlclose(handle);
+  opr_stage_close(st);
+  if (!s && info->register_kernels) s = info->register_kernels();
   return s;
 }
 
@@ -227,17 +260,18 @@ opr_status opr_load_library(const char *path, opr_library **out) {
   if (!path || !path[0])
     return opr_error(OPR_INVALID_ARGUMENT, "opr_load_library: the path is "
                      "%s", path ? "empty" : "NULL");
+  /* The load lock is held: waiting for it would never end. */
+  const opr_stage *outer = opr_stage_loading();
+  if (outer)
+    return opr_error(OPR_FAILED_PRECONDITION, "opr_load_library: '%s': "
+                     "called while loading '%s' (an op library cannot load "
+                     "op libraries while it registers)", path, outer->path);
   pthread_mutex_lock(&load_mutex);
-  void *handle;
-  const opr_library_info *info = NULL;
-  opr_status s = open_library(path, &handle);
-  if (!s) s = library_info(path, handle, &info);
-  if (!s) s = check_not_loaded(path, handle, info, out);
-  /* A second dlopen of a loaded file only counted a reference. */
-  if (s && handle) dlclose(handle);
+  opr_stage st;
+  opr_stage_begin(&st, path); /* before dlopen runs its constructors */
   opr_library *lib = NULL;
-  if (!s) s = add_library(path, handle, info, &lib);
-  if (!s && info->register_kernels) s = info->register_kernels();
+  opr_status s = load(path, &st, &lib, out);
+  opr_stage_end(&st);
   pthread_mutex_unlock(&load_mutex);
   if (lib && out) *out = lib;
   return s;

@@ -6,6 +6,7 @@
  * arguments refer to go in by name, not index. It detects changes, not
  * tampering. */
 #include "internal.h"
+#include "library_internal.h"
 #include "opr/library.h"
 
 #include <string.h>
@@ -144,23 +145,58 @@ static void put_attr(hasher *x, const opr_attr_def *a) {
   put_u64(x, a->inferred);
 }
 
+/* The parts of a definition, hashed one by one so that two definitions
+ * can be told apart by part. */
+typedef enum def_part {
+  PART_NAME, PART_INPUTS, PART_OUTPUTS, PART_ATTRS, PART_FLAGS, PART_COUNT
+} def_part;
+
+static void put_part(hasher *x, const opr_op_def *def, def_part part) {
+  switch (part) {
+  case PART_NAME: put_str(x, def->name); break;
+  case PART_INPUTS:
+    put_u64(x, def->ninputs);
+    for (size_t i = 0; def->inputs && i < def->ninputs; i++)
+      put_arg(x, def, &def->inputs[i]);
+    break;
+  case PART_OUTPUTS:
+    put_u64(x, def->noutputs);
+    for (size_t i = 0; def->outputs && i < def->noutputs; i++)
+      put_arg(x, def, &def->outputs[i]);
+    break;
+  case PART_ATTRS:
+    put_u64(x, def->nattrs);
+    for (size_t i = 0; def->attrs && i < def->nattrs; i++)
+      put_attr(x, &def->attrs[i]);
+    break;
+  case PART_FLAGS:
+    put_u64(x, (uint64_t)def->is_stateful |
+                   (uint64_t)def->is_commutative << 1 |
+                   (uint64_t)def->is_aggregate << 2 |
+                   (uint64_t)def->allows_uninitialized_input << 3);
+    break;
+  case PART_COUNT: break;
+  }
+}
+
 uint64_t opr_op_def_hash(const opr_op_def *def) {
   hasher x = {UINT64_C(14695981039346656037)};
   if (!def) return x.h;
-  put_str(&x, def->name);
-  put_u64(&x, def->ninputs);
-  for (size_t i = 0; def->inputs && i < def->ninputs; i++)
-    put_arg(&x, def, &def->inputs[i]);
-  put_u64(&x, def->noutputs);
-  for (size_t i = 0; def->outputs && i < def->noutputs; i++)
-    put_arg(&x, def, &def->outputs[i]);
-  put_u64(&x, def->nattrs);
-  for (size_t i = 0; def->attrs && i < def->nattrs; i++)
-    put_attr(&x, &def->attrs[i]);
-  put_u64(&x, (uint64_t)def->is_stateful | (uint64_t)def->is_commutative << 1 |
-                  (uint64_t)def->is_aggregate << 2 |
-                  (uint64_t)def->allows_uninitialized_input << 3);
+  for (int p = 0; p < PART_COUNT; p++) put_part(&x, def, (def_part)p);
   return x.h;
+}
+
+const char *opr_op_def_difference(const opr_op_def *a, const opr_op_def *b) {
+  static const char *const what[PART_COUNT] = {
+      "their names differ", "their inputs differ", "their outputs differ",
+      "their attrs differ", "their flags differ"};
+  for (int p = 0; a && b && p < PART_COUNT; p++) {
+    hasher x = {UINT64_C(14695981039346656037)}, y = x;
+    put_part(&x, a, (def_part)p);
+    put_part(&y, b, (def_part)p);
+    if (x.h != y.h) return what[p];
+  }
+  return "they differ";
 }
 
 /* Scrambles an op's hash before the sum, so that sums of related hashes

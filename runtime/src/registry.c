@@ -42,13 +42,14 @@ static void index_put(op_index *x, const opr_op_def *def) {
   atomic_store_explicit(&x->slots[i], def, memory_order_release);
 }
 
-/* Makes room for one more op (nops + 1 at most half the slots). Under
+/* Makes room for `more` ops (nops + more at most half the slots). Under
  * the lock; false when out of memory. */
-static bool index_reserve(void) {
+static bool index_reserve(size_t more) {
   op_index *x = atomic_load_explicit(&index_now, memory_order_relaxed);
   size_t slots = x ? x->mask + 1 : 0;
-  if (2 * (nops + 1) <= slots) return true;
+  if (2 * (nops + more) <= slots) return true;
   size_t n = slots ? 2 * slots : 128;
+  while (n < 2 * (nops + more)) n *= 2;
   op_index *bigger = calloc(1, sizeof *bigger + n * sizeof bigger->slots[0]);
   if (!bigger) return false;
   bigger->mask = n - 1;
@@ -143,12 +144,36 @@ static opr_status check_arg(const opr_op_def *def, const char *what,
   return OPR_OK;
 }
 
+/* Strings and lists whose pointer is NULL for a nonzero length. */
+static bool strings_ok(const opr_str *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (s[i].len && !s[i].ptr) return false;
+  return true;
+}
+
+static bool value_ok(const opr_attr_value *v) {
+  if (!v->is_list)
+    return v->kind != OPR_ATTR_STRING || strings_ok(&v->u.s, 1);
+  if (!v->u.list.count) return true;
+  if (!v->u.list.items) return false;
+  return v->kind != OPR_ATTR_STRING ||
+         strings_ok(v->u.list.items, v->u.list.count);
+}
+
 static opr_status check_attr_def(const opr_op_def *def,
                                  const opr_attr_def *a) {
   if (!a->name)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: an attr has no name",
                      def->name);
+  if ((a->nallowed_strings && !a->allowed_strings) ||
+      (a->allowed_strings &&
+       !strings_ok(a->allowed_strings, a->nallowed_strings)))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' has a NULL "
+                     "allowed string", def->name, a->name);
   const opr_attr_value *v = a->default_value;
+  if (v && !value_ok(v))
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' has a default "
+                     "with a NULL string or list", def->name, a->name);
   if (v && (v->kind != a->type.kind || v->is_list != a->type.is_list))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: attr '%s' has a default of "
                      "type %s; the attr is %s", def->name, a->name,
@@ -159,10 +184,10 @@ static opr_status check_attr_def(const opr_op_def *def,
 
 /* A table the checks can trust: names, a state record, a check, and
  * attr references of the right kinds. */
-static opr_status check_def(const opr_op_def *def) {
+opr_status opr_check_op_def(const opr_op_def *def, const char *who) {
   if (!def || !def->name || !def->name[0])
-    return opr_error(OPR_INVALID_ARGUMENT,
-                     "opr_register_op: the op def has no name");
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: the op def has no name",
+                     opr_text_or(who, "opr_register_op"));
   const char *missing = !def->state ? "a state record"
                         : !def->check ? "a check function"
                         : (def->ninputs && !def->inputs) ? "its inputs"
@@ -181,18 +206,24 @@ static opr_status check_def(const opr_op_def *def) {
   return s;
 }
 
+/* Room for `more` ops in the sorted array and the index. */
+static bool reserve(size_t more) {
+  if (!index_reserve(more)) return false;
+  if (nops + more <= ops_cap) return true;
+  size_t cap = ops_cap ? ops_cap : 64;
+  while (cap < nops + more) cap *= 2;
+  const opr_op_def **grown = realloc(ops, cap * sizeof *grown);
+  if (!grown) return false;
+  ops = grown;
+  ops_cap = cap;
+  return true;
+}
+
+bool opr_registry_reserve_locked(size_t more) { return reserve(more); }
+
 static opr_status insert_op(const opr_op_def *def, size_t pos) {
-  if (!index_reserve())
+  if (!reserve(1))
     return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", def->name);
-  if (nops == ops_cap) {
-    size_t cap = ops_cap ? ops_cap * 2 : 64;
-    const opr_op_def **grown = realloc(ops, cap * sizeof *grown);
-    if (!grown)
-      return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory",
-                       def->name);
-    ops = grown;
-    ops_cap = cap;
-  }
   memmove(ops + pos + 1, ops + pos, (nops - pos) * sizeof *ops);
   ops[pos] = def;
   nops++;
@@ -217,7 +248,7 @@ opr_status opr_register_op_locked(const opr_op_def *def) {
 }
 
 opr_status opr_register_op(const opr_op_def *def) {
-  opr_status s = check_def(def);
+  opr_status s = opr_check_op_def(def, "opr_register_op");
   if (s) return s;
   /* A library being loaded: its ops are checked as a set first. */
   if (opr_library_stage_op(def, &s)) return s;

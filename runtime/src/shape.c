@@ -81,7 +81,8 @@ static opr_status with_rank(opr_infer_ctx *c, opr_shape s, int rank,
   *out = s;
   if (rank < 0 || rank > OPR_MAX_RANK)
     return opr_infer_error(c, "%s: rank %d asked for; a rank must be in "
-                           "[0, %d]", what, rank, OPR_MAX_RANK);
+                           "[0, %d]", opr_text_or(what, "the shape"), rank,
+                           OPR_MAX_RANK);
   if (s.rank < 0)
     return rule == RANK_EXACTLY ? opr_infer_make_shape(c, rank, NULL, out)
                                 : OPR_OK;
@@ -90,8 +91,9 @@ static opr_status with_rank(opr_infer_ctx *c, opr_shape s, int rank,
                                     : s.rank <= rank;
   if (ok) return OPR_OK;
   shape_text t;
-  return opr_infer_error(c, "%s must have rank%s %d, but has shape %s", what,
-                         words[rule], rank, text(s, t));
+  return opr_infer_error(c, "%s must have rank%s %d, but has shape %s",
+                         opr_text_or(what, "the shape"), words[rule], rank,
+                         text(s, t));
 }
 
 opr_status opr_infer_with_rank(opr_infer_ctx *c, opr_shape s, int rank,
@@ -119,7 +121,8 @@ opr_status opr_infer_dim(opr_infer_ctx *c, opr_shape s, int64_t index,
   if (i < 0 || i >= s.rank) {
     shape_text t;
     return opr_infer_error(c, "%s has no dim %" PRId64 ": its shape is %s",
-                           what, index, text(s, t));
+                           opr_text_or(what, "the shape"), index,
+                           text(s, t));
   }
   *out = s.dims[i] < 0 ? OPR_UNKNOWN_DIM : s.dims[i];
   return OPR_OK;
@@ -140,7 +143,8 @@ opr_status opr_infer_merge(opr_infer_ctx *c, opr_shape a, opr_shape b,
     shape_text ta, tb;
     *out = a;
     return opr_infer_error(c, "%s must have compatible shapes, but are %s "
-                           "and %s", what, text(a, ta), text(b, tb));
+                           "and %s", opr_text_or(what, "the shapes"),
+                           text(a, ta), text(b, tb));
   }
   if (b.rank < 0 || (a.rank >= 0 && covers(a, b))) {
     *out = a; /* a says everything: the usual case, nothing allocated */
@@ -163,7 +167,7 @@ opr_status opr_infer_merge_dim(opr_infer_ctx *c, int64_t a, int64_t b,
   *out = a >= 0 ? a : b >= 0 ? b : OPR_UNKNOWN_DIM;
   if (a < 0 || b < 0 || a == b) return OPR_OK;
   return opr_infer_error(c, "%s must be equal, but are %" PRId64 " and %"
-                         PRId64, what, a, b);
+                         PRId64, opr_text_or(what, "the dims"), a, b);
 }
 
 /* One position of a broadcast: x and y aligned from the end (1 where a
@@ -193,7 +197,8 @@ opr_status opr_infer_broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
       shape_text ta, tb;
       *out = opr_shape_unknown();
       return opr_infer_error(c, "%s must be broadcast-compatible, but are "
-                             "%s and %s", what, text(a, ta), text(b, tb));
+                             "%s and %s", opr_text_or(what, "the shapes"),
+                             text(a, ta), text(b, tb));
     }
   }
   return OPR_OK;
@@ -208,7 +213,9 @@ static opr_status arith_error(opr_infer_ctx *c, const char *what,
   char ta[24] = "?", tb[24] = "?";
   if (a >= 0) snprintf(ta, sizeof ta, "%" PRId64, a);
   if (b >= 0) snprintf(tb, sizeof tb, "%" PRId64, b);
-  return opr_infer_error(c, "%s %s (%s %c %s)", what, problem, ta, op, tb);
+  return opr_infer_error(c, "%s %s (%s %c %s)",
+                         opr_text_or(what, "the result"), problem, ta, op,
+                         tb);
 }
 
 opr_status opr_infer_add(opr_infer_ctx *c, int64_t a, int64_t b,

@@ -228,9 +228,13 @@ static void check_registries(void) {
     for (size_t q = 0; q < nk && q < 32; q++)
       if (!k[q]->fn || strcmp(k[q]->op, ops[i]->name) != 0)
         failure("opr_list_kernels gave a bad kernel", NULL);
+      else if (k[q]->label && strncmp(k[q]->label, "ctor_lib", 8) == 0)
+        failure("a refused library's kernel is registered", NULL);
     if (opr_find_op(ops[i]->name) != ops[i])
       failure("opr_find_op disagrees with opr_list_ops", NULL);
   }
+  if (opr_find_op("CtorOnly"))
+    failure("a refused library's op is registered", NULL);
 }
 
 static void *worker(void *arg) {
@@ -272,6 +276,11 @@ static library_case libraries[] = {
     {.path = OPLIB_BAD_ABI, .expect = OPR_FAILED_PRECONDITION},
     {.path = OPLIB_BAD_HASH, .expect = OPR_DATA_LOSS},
     {.path = OPLIB_CONFLICT, .expect = OPR_ABORTED},
+    /* Refused after their constructors registered an op and kernels (one
+     * of them for AddOne): check_registries must never see those. */
+    {.path = OPLIB_CTOR_BAD_ABI, .expect = OPR_FAILED_PRECONDITION},
+    {.path = OPLIB_CTOR_BAD_HASH, .expect = OPR_DATA_LOSS},
+    {.path = OPLIB_CTOR_CONFLICT, .expect = OPR_ABORTED},
 };
 enum { NLIBRARIES = sizeof libraries / sizeof libraries[0] };
 

@@ -55,23 +55,43 @@ typedef struct opr_library opr_library;
 
 /* Loads the op library at `path` (dlopen), checks it and registers its
  * ops, then its kernels. `out` (may be NULL) receives a handle owned by
- * the runtime; libraries stay loaded for the life of the process. Errors
+ * the runtime; libraries stay loaded for the life of the process.
+ *
+ * What the calling thread registers from the start of the dlopen (the
+ * library's constructors and static initializers run there) until the
+ * library's ops are committed, its register_ops included, is staged:
+ * collected, not registered. The staged ops and kernels are checked as a
+ * whole and published together, or dropped with the library. Errors
  * name the path (and the op):
- *   NOT_FOUND            no file at `path`;
+ *   NOT_FOUND            no file at `path`; or a kernel it registered
+ *                        before its ops were committed is of an op that
+ *                        is neither registered nor one of its own;
  *   INVALID_ARGUMENT     not a loadable opgen op library (dlopen's reason,
- *                        or no opr_library_entry);
- *   FAILED_PRECONDITION  built for another library ABI version;
+ *                        or no opr_library_entry); it registers two
+ *                        different definitions of one op name; a staged
+ *                        kernel's constraint or host-memory name is no
+ *                        attr or argument of its op;
+ *   FAILED_PRECONDITION  built for another library ABI version; or
+ *                        called from inside a load on the same thread (a
+ *                        library's constructor or registration loading a
+ *                        library): "opr_load_library: 'b.so': called while
+ *                        loading 'a.so' (...)", at once, without waiting;
  *   DATA_LOSS            its op tables do not hash to the hash it declares
  *                        (built against other runtime headers);
  *   ALREADY_EXISTS       this library (the same file, or a library of the
  *                        same name) is already loaded; *out receives the
  *                        loaded one;
  *   ABORTED              one of its ops is already registered with a
- *                        different definition.
- * Each of these leaves the registries as they were. An op already
+ *                        different definition (the message says which part
+ *                        differs).
+ * Each of these unloads the library and leaves the registries as they
+ * were: nothing in them points into its memory. An op already
  * registered with the same definition is shared, not an error. A failure
- * of the library's kernel registration comes back as its status; its ops
- * then stay registered. Thread-safe. */
+ * of the library's register_kernels (which runs once its ops are
+ * committed) comes back as its status; its ops then stay registered and
+ * the library loaded. A library with no ops is valid. Registrations made
+ * by other threads (one the library starts, say) are not staged.
+ * Thread-safe: loads are serialized. */
 opr_status opr_load_library(const char *path, opr_library **out);
 
 const char *opr_library_name(const opr_library *lib);
@@ -91,9 +111,12 @@ size_t opr_library_ops(const opr_library *lib, const opr_op_def **out,
 uint64_t opr_op_def_hash(const opr_op_def *def);
 /* The hash of a set of ops, whatever their order. */
 uint64_t opr_op_defs_hash(const opr_op_def *const *defs, size_t n);
-/* Runs `register_ops`, collecting the ops it registers instead of
- * registering them, and hashes them with opr_op_defs_hash. What
- * opgen_add_op_library runs at build time to compute def_hash. */
+/* Runs `register_ops` (NULL: none), collecting the ops it registers
+ * instead of registering them (a table registered twice, or two equal
+ * tables of one name, count once), and hashes them with
+ * opr_op_defs_hash. Two different definitions of one op name are
+ * INVALID_ARGUMENT naming it. What opgen_add_op_library runs at build
+ * time to compute def_hash. */
 opr_status opr_library_hash_ops(opr_status (*register_ops)(void),
                                 uint64_t *hash);
 
