@@ -46,9 +46,33 @@ static void free_names(names *n) {
   n->count = 0;
 }
 
+static char *read_all(const char *path);
+
+/* The `<prefix>_register_ops` each `*_ops.h` declares, referenced from
+ * main: a header whose include guard another took declares nothing. */
+static void put_register_refs(FILE *f, const char *dir, const names *hdrs) {
+  fprintf(f, "  opr_status (*const fz_register[])(void) = {\n");
+  for (size_t i = 0; i < hdrs->count; i++) {
+    if (!ends_with(hdrs->items[i], "_ops.h")) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, hdrs->items[i]);
+    char *text = read_all(path);
+    const char *end = text ? strstr(text, "_register_ops(void);") : NULL;
+    const char *start = end;
+    while (start && start > text && start[-1] != ' ' && start[-1] != '\n')
+      start--;
+    if (start)
+      fprintf(f, "    %.*s_register_ops,\n", (int)(end - start), start);
+    free(text);
+  }
+  fprintf(f, "    NULL};\n  (void)fz_register;\n");
+}
+
 /* Every header included, then (C only) the stubs and main. */
-static bool write_main(const char *path, const names *hdrs, bool c,
-                       char *const *fns, size_t nfns) {
+static bool write_main(const char *dir, const char *name, const names *hdrs,
+                       bool c, char *const *fns, size_t nfns) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");
   if (!f) return false;
   fprintf(f, "/* Written by tests/fuzz/gen_compile.c. */\n");
@@ -58,7 +82,9 @@ static bool write_main(const char *path, const names *hdrs, bool c,
     for (size_t i = 0; i < nfns; i++)
       fprintf(f, "opr_status %s(opr_infer_ctx *c) {\n  (void)c;\n"
                  "  return OPR_OK;\n}\n", fns[i]);
-    fprintf(f, "int main(void) { return 0; }\n");
+    fprintf(f, "int main(void) {\n");
+    put_register_refs(f, dir, hdrs);
+    fprintf(f, "  return 0;\n}\n");
   }
   return fclose(f) == 0;
 }
@@ -177,11 +203,8 @@ bool fz_cc_check(const fz_cc *cfg, const char *dir, char *const *shape_fns,
   memset(res, 0, sizeof *res);
   names srcs, hdrs;
   list_dir(dir, &srcs, &hdrs);
-  char path[4096];
-  snprintf(path, sizeof path, "%s/fz_main.c", dir);
-  bool c_ok = write_main(path, &hdrs, true, shape_fns, nshape_fns);
-  snprintf(path, sizeof path, "%s/fz_cxx.cpp", dir);
-  bool cxx_ok = write_main(path, &hdrs, false, NULL, 0);
+  bool c_ok = write_main(dir, "fz_main.c", &hdrs, true, shape_fns, nshape_fns);
+  bool cxx_ok = write_main(dir, "fz_cxx.cpp", &hdrs, false, NULL, 0);
   for (size_t i = 0; i < srcs.count; i++)
     c_ok &= compile_c(cfg, dir, srcs.items[i], res);
   c_ok &= compile_c(cfg, dir, "fz_main.c", res);

@@ -86,7 +86,7 @@ static bool io_legal(const char *n) {
 static char *item_name(synth *s, const fz_op *op, bool attr) {
   for (int tries = 0; tries < 4; tries++) {
     char *n = NULL;
-    switch (fz_hazard(s->r) ? fz_pick(s->r, 6) : 7) {
+    switch (fz_hazard(s->r, FZ_H_NAMES) ? fz_pick(s->r, 6) : 7) {
     case 0: case 1: case 2:
       n = fz_strdup(attr ? fz_pool_attr_name(s->r) : fz_pool_io_name(s->r));
       break;
@@ -212,7 +212,7 @@ static char *op_name_candidate(synth *s) {
   char camel[128];
   bool list;
   const char *n;
-  switch (fz_hazard(s->r) ? fz_pick(s->r, 7) : 9) {
+  switch (fz_hazard(s->r, FZ_H_NAMES) ? fz_pick(s->r, 7) : 9) {
   case 0: case 1: fz_puts(&b, fz_pool_op_name(s->r)); break;
   case 2:
     if (s->package && strcmp(s->package, "opr") == 0)
@@ -333,7 +333,7 @@ static bool file_taken(const fz_spec_set *set, const char *n) {
 
 static void file_name(synth *s, char *out, size_t cap) {
   const char *n = file_names[fz_pick(s->r, sizeof file_names / sizeof *file_names)];
-  if (!fz_hazard(s->r) || file_taken(s->set, n)) snprintf(out, cap, "f%zu.op", s->set->nfiles);
+  if (!fz_hazard(s->r, FZ_H_FILES) || file_taken(s->set, n)) snprintf(out, cap, "f%zu.op", s->set->nfiles);
   else snprintf(out, cap, "%s", n);
 }
 
@@ -363,7 +363,7 @@ static void write_file(synth *s, const char *name, const char *package,
 static void write_set(synth *s) {
   char name[32];
   const char *pkg;
-  switch (fz_hazard(s->r) ? fz_pick(s->r, 8) : 7) {
+  switch (fz_hazard(s->r, FZ_H_FILES) ? fz_pick(s->r, 8) : 7) {
   case 0:
     write_file(s, "a.op", "a", "BFoo");
     write_file(s, "a_b.op", "a_b", "Foo");
@@ -402,8 +402,9 @@ static uint64_t hash_bytes(const uint8_t *data, size_t size) {
 
 void fz_synth(const uint8_t *data, size_t size, fz_spec_set *out) {
   memset(out, 0, sizeof *out);
-  fz_rng r = {data, size, 0, hash_bytes(data, size), 0};
-  r.level = fz_pick(&r, 5);
+  fz_rng r = {.data = data, .size = size, .state = hash_bytes(data, size)};
+  r.level = 1 + fz_pick(&r, 4);
+  r.classes = fz_pick(&r, 1u << FZ_H_CLASSES);
   synth s = {0};
   s.r = &r;
   s.set = out;

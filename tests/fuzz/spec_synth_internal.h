@@ -12,17 +12,30 @@ typedef struct fz_rng {
   const uint8_t *data;
   size_t size, pos;
   uint64_t state;
-  unsigned level; /* 0 to 4: how often a choice takes a hazard */
+  unsigned level;   /* 1 to 4: how often a choice takes a hazard */
+  unsigned classes; /* the fz_hazard_class bits this set takes */
 } fz_rng;
+
+/* Kinds of hazard a set may carry; each set takes a random subset. */
+typedef enum fz_hazard_class {
+  FZ_H_NAMES,    /* hostile item and op names, helper-name collisions */
+  FZ_H_DOCS,     /* comment terminators, trigraphs, long lines in docs */
+  FZ_H_STRINGS,  /* string values, enum values that fold */
+  FZ_H_NUMBERS,  /* extreme ints and floats */
+  FZ_H_FILES,    /* packages and file names that meet */
+  FZ_H_SHAPE_FN, /* shape_fn names */
+  FZ_H_CLASSES
+} fz_hazard_class;
 
 /* A number in [0, n); n > 0. */
 uint32_t fz_pick(fz_rng *r, uint32_t n);
 /* True about once in `n`. */
 bool fz_one_in(fz_rng *r, uint32_t n);
-/* True with probability level/4: take the hostile choice. A set mixes
- * few hazards or many, so that one kind of failure does not hide all
- * others and gen accepts a fair share of sets. */
-bool fz_hazard(fz_rng *r);
+/* True, when the set takes class `c`, with probability level/4: take
+ * the hostile choice. A set mixes few kinds of hazard or many, so that
+ * one kind of failure does not hide all others and gen accepts a fair
+ * share of sets. */
+bool fz_hazard(fz_rng *r, fz_hazard_class c);
 
 /* A growable NUL-terminated text. */
 typedef struct fz_buf {

@@ -25,7 +25,9 @@ uint32_t fz_pick(fz_rng *r, uint32_t n) {
 
 bool fz_one_in(fz_rng *r, uint32_t n) { return fz_pick(r, n) == 0; }
 
-bool fz_hazard(fz_rng *r) { return fz_pick(r, 4) < r->level; }
+bool fz_hazard(fz_rng *r, fz_hazard_class c) {
+  return (r->classes >> c & 1) && fz_pick(r, 4) < r->level;
+}
 
 void *fz_xalloc(size_t n) {
   void *p = calloc(1, n ? n : 1);
@@ -144,7 +146,7 @@ static const char *const packages[] = {
 };
 
 const char *fz_pool_package(fz_rng *r) {
-  if (!fz_hazard(r)) return "pkg";
+  if (!fz_hazard(r, FZ_H_FILES)) return "pkg";
   return packages[fz_pick(r, COUNT(packages))];
 }
 
@@ -156,7 +158,7 @@ static const char *const shape_fns[] = {
 };
 
 const char *fz_pool_shape_fn(fz_rng *r) {
-  if (!fz_hazard(r)) return shape_fns[0];
+  if (!fz_hazard(r, FZ_H_SHAPE_FN)) return shape_fns[0];
   return shape_fns[fz_pick(r, COUNT(shape_fns))];
 }
 
@@ -177,7 +179,7 @@ static const char *const enum_values[] = {
 };
 
 void fz_pool_enum_values(fz_rng *r, fz_buf *list, fz_buf *one) {
-  if (!fz_hazard(r)) {
+  if (!fz_hazard(r, FZ_H_STRINGS)) {
     fz_puts(list, "'a', 'b', 'c'");
     fz_puts(one, "'b'");
     return;
@@ -206,7 +208,7 @@ static void long_run(fz_buf *b, const char *piece) {
 }
 
 void fz_hostile_string(fz_rng *r, fz_buf *b) {
-  if (!fz_hazard(r)) {
+  if (!fz_hazard(r, FZ_H_STRINGS)) {
     fz_puts(b, "text");
     return;
   }
@@ -226,7 +228,7 @@ static const char *const doc_pieces[] = {
 };
 
 void fz_hostile_doc(fz_rng *r, fz_buf *b) {
-  if (!fz_hazard(r)) {
+  if (!fz_hazard(r, FZ_H_DOCS)) {
     fz_puts(b, "Plain docs.");
     return;
   }
@@ -249,7 +251,7 @@ static const char *const ints[] = {
 
 /* The first four of each are ordinary. */
 const char *fz_int_text(fz_rng *r) {
-  return ints[fz_pick(r, fz_hazard(r) ? COUNT(ints) : 4)];
+  return ints[fz_pick(r, fz_hazard(r, FZ_H_NUMBERS) ? COUNT(ints) : 4)];
 }
 
 static const char *const floats[] = {
@@ -261,7 +263,7 @@ static const char *const floats[] = {
 };
 
 const char *fz_float_text(fz_rng *r) {
-  return floats[fz_pick(r, fz_hazard(r) ? COUNT(floats) : 4)];
+  return floats[fz_pick(r, fz_hazard(r, FZ_H_NUMBERS) ? COUNT(floats) : 4)];
 }
 
 static const char *const dtypes[] = {
