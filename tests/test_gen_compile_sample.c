@@ -80,11 +80,14 @@ static int opgen(const char *verb, const char *dir, const char *args) {
 }
 
 static void report_failures(unsigned long seed, const char *dir,
-                            const fz_cc_result *res) {
+                            const fz_spec_set *set, const fz_cc_result *res) {
   for (size_t i = 0; i < res->nfails; i++)
     print_message("seed %lu: FAIL %s %s: %s\n", seed, res->fails[i].stage,
                   res->fails[i].file, res->fails[i].first_error);
-  print_message("seed %lu:   spec: %s/spec\n", seed, dir);
+  print_message("seed %lu:   spec:", seed);
+  for (size_t i = 0; i < set->nfiles; i++)
+    print_message(" %s/spec/%s", dir, set->files[i].name);
+  print_message("\n");
 }
 
 /* One seed: synthesize, check, gen, compile; updates the tally. */
@@ -117,7 +120,7 @@ static void one_seed(const fz_cc *cc, const char *root, unsigned long seed,
     snprintf(path, sizeof path, "%s/out", dir);
     if (!fz_cc_check(cc, path, set.shape_fns, set.nshape_fns, &res)) {
       t->failed++;
-      report_failures(seed, dir, &res);
+      report_failures(seed, dir, &set, &res);
       keep = true;
     }
     free(res.log);

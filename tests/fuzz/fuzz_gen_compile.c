@@ -40,37 +40,40 @@ static bool sampled(const uint8_t *data, size_t size) {
   return n <= 1 || h % n == 0;
 }
 
-static void fail(const fz_spec_set *set, const char *what, const char *log) {
-  fprintf(stderr, "fuzz_gen_compile: %s\n", what);
+/* Prints the spec set, the compilers' output and, last (so that a
+ * log's tail shows them), the first error of each failed run. */
+static void fail(const fz_spec_set *set, const char *what, const char *log,
+                 const fz_cc_result *res) {
   fz_spec_set_print(stderr, set);
   if (log) fprintf(stderr, "---- compiler output ----\n%s\n", log);
+  for (size_t i = 0; res && i < res->nfails; i++)
+    fprintf(stderr, "fuzz_gen_compile: %s %s: %s\n", res->fails[i].stage,
+            res->fails[i].file, res->fails[i].first_error);
+  fprintf(stderr, "fuzz_gen_compile: %s\n", what);
   abort();
 }
 
 /* Writes the rendered files into a fresh directory and compiles them. */
 static void compile_outputs(const fz_spec_set *set, const og_outputs *out) {
   char dir[] = "/tmp/opgen_fuzz_gen_XXXXXX";
-  if (!mkdtemp(dir)) fail(set, "mkdtemp failed", NULL);
+  if (!mkdtemp(dir)) fail(set, "mkdtemp failed", NULL, NULL);
   for (size_t i = 0; i < out->count; i++) {
     const char *base = strrchr(out->items[i].path, '/');
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : out->items[i].path);
     FILE *f = fopen(path, "wb");
-    if (!f) fail(set, "cannot write a generated file", path);
+    if (!f) fail(set, "cannot write a generated file", path, NULL);
     fwrite(out->items[i].w.buf, 1, out->items[i].w.len, f);
-    if (fclose(f) != 0) fail(set, "cannot write a generated file", path);
+    if (fclose(f) != 0) fail(set, "cannot write a generated file", path, NULL);
   }
   fz_cc cfg = {OPGEN_FZ_CC, fz_find_cxx(), OPGEN_FZ_INCLUDE,
                OPGEN_FZ_RUNTIME_LIB, OPGEN_FZ_LINK_FLAGS};
   fz_cc_result res;
   bool ok = fz_cc_check(&cfg, dir, set->shape_fns, set->nshape_fns, &res);
   if (!ok) {
-    for (size_t i = 0; i < res.nfails; i++)
-      fprintf(stderr, "fuzz_gen_compile: %s %s: %s\n", res.fails[i].stage,
-              res.fails[i].file, res.fails[i].first_error);
     fprintf(stderr, "fuzz_gen_compile: generated files kept in %s\n", dir);
     fail(set, "gen accepted a spec set whose code does not compile or link",
-         res.log);
+         res.log, &res);
   }
   free(res.log);
   fz_remove_dir(dir);
@@ -88,13 +91,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   og_diag diag;
   og_diag_init(&diag, &sources, ignore, NULL);
   og_model *m = og_compile(&sources, ids, set.nfiles, &diag);
-  if (!m != (diag.errors > 0)) fail(&set, "og_compile's result and its errors disagree", NULL);
+  if (!m != (diag.errors > 0)) fail(&set, "og_compile's result and its errors disagree", NULL, NULL);
   if (m) {
     og_outputs out;
     og_outputs_init(&out);
     og_diag_init(&diag, NULL, ignore, NULL);
     bool ok = og_emit_c(m, "out", &out, &diag);
-    if (ok != (diag.errors == 0)) fail(&set, "og_emit_c's result and its errors disagree", NULL);
+    if (ok != (diag.errors == 0)) fail(&set, "og_emit_c's result and its errors disagree", NULL, NULL);
     if (ok && sampled(data, size)) compile_outputs(&set, &out);
     og_outputs_free(&out);
   }

@@ -137,7 +137,7 @@ static size_t copy_line(char *dst, size_t cap, const char *line,
 
 /* The first line that says error (else the first line), without the
  * directory; when it is in a runtime or system header, followed by the
- * first error or note in a generated file ("in expansion of ..."). */
+ * first error or note in a generated file (often "in expansion of"). */
 static void first_error(const char *out, const char *dir, char *dst,
                         size_t cap) {
   static const char *const keys[] = {"error:", "undefined reference",
@@ -147,9 +147,11 @@ static void first_error(const char *out, const char *dir, char *dst,
   size_t n = copy_line(dst, cap, hit ? hit : out, dir);
   if (!hit || hit[0] != '/' || strncmp(hit, dir, strlen(dir)) == 0) return;
   const char *local = find_line(hit, dir, notes, 2, true);
-  if (local && n + 8 < cap) {
-    memcpy(dst + n, " [at ", 5);
-    n += 5 + copy_line(dst + n + 5, cap - n - 6, local, dir);
+  static const char sep[] = " [first in generated code: ";
+  size_t k = sizeof sep - 1;
+  if (local && n + k + 2 < cap) {
+    memcpy(dst + n, sep, k);
+    n += k + copy_line(dst + n + k, cap - n - k - 1, local, dir);
     dst[n++] = ']';
     dst[n] = '\0';
   }
