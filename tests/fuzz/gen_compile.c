@@ -68,14 +68,24 @@ static void put_register_refs(FILE *f, const char *dir, const names *hdrs) {
   fprintf(f, "    NULL};\n  (void)fz_register;\n");
 }
 
-/* Every header included, then (C only) the stubs and main. */
+static const char *const std_headers[] = {
+    "assert", "errno", "limits", "math", "stdio", "stdlib", "string",
+};
+
+/* Standard headers, every generated header, then (C only) the stubs and
+ * main. */
 static bool write_main(const char *dir, const char *name, const names *hdrs,
                        bool c, char *const *fns, size_t nfns) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");
   if (!f) return false;
-  fprintf(f, "/* Written by tests/fuzz/gen_compile.c. */\n");
+  fprintf(f, "/* Written by tests/fuzz/gen_compile.c: a caller's file. */\n");
+  /* A caller includes standard headers first: their macros (errno,
+   * stderr, assert, NAN, EOF, ...) must not break generated code. */
+  for (size_t i = 0; i < sizeof std_headers / sizeof *std_headers; i++)
+    fprintf(f, "#include <%s%s%s>\n", c ? "" : "c", std_headers[i],
+            c ? ".h" : "");
   for (size_t i = 0; i < hdrs->count; i++)
     fprintf(f, "#include \"%s\"\n", hdrs->items[i]);
   if (c) {

@@ -1,10 +1,13 @@
 /* Compiles and links what `opgen gen` wrote into a directory, as strictly
  * as issue 11 promises: every `*_ops.c` with `-std=c11 -Wall -Wextra
- * -Werror -pedantic -c`; one C file including every generated header
- * (which also defines the spec's `shape_fn`s and a main); those objects
+ * -Werror -pedantic -c`; one C file including <assert.h>, <errno.h>,
+ * <limits.h>, <math.h>, <stdio.h>, <stdlib.h>, <string.h> and then every
+ * generated header, as a caller's file would (it also defines the spec's
+ * `shape_fn`s and a main referencing every register function); those objects
  * linked with the runtime library (so a symbol defined twice, or one that
  * nothing defines, fails); and, with a C++ compiler, one C++17 file
- * including every header, `-fsyntax-only` with the same warnings. Shared
+ * including the same standard headers (<cassert>, ...) and every
+ * generated header, `-fsyntax-only` with the same warnings. Shared
  * by fuzz_gen_compile and test_gen_compile_sample. */
 #ifndef OPGEN_FUZZ_GEN_COMPILE_H
 #define OPGEN_FUZZ_GEN_COMPILE_H
