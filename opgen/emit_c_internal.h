@@ -3,11 +3,12 @@
 #ifndef OPGEN_EMIT_C_INTERNAL_H
 #define OPGEN_EMIT_C_INTERNAL_H
 
+#include "emit_c_names.h"
 #include "model.h"
 #include "writer.h"
 
 /* The ops of one spec file, sorted by name. */
-typedef struct og_c_file {
+struct og_c_file {
   og_arena *arena;   /* scratch for names, freed after emitting */
   const char *path;  /* the spec file as given */
   const char *spec;  /* its base name, for banners */
@@ -15,8 +16,9 @@ typedef struct og_c_file {
   const char *prefix;
   const og_op **ops;
   size_t nops;
+  og_srcpos package_pos;    /* line 0: no `package` statement */
   struct og_c_cache *cache; /* per-op names, see og_c_cache_init */
-} og_c_file;
+};
 
 /* Builds f->cache (in f->arena) once f->ops is final: the emitters ask
  * for an op's C name and wrapper parameters many times each, and
@@ -27,19 +29,15 @@ void og_emit_c_header(const og_c_file *f, og_writer *w);
 void og_emit_c_source(const og_c_file *f, og_writer *w);
 void og_emit_c_kernels(const og_c_file *f, og_writer *w);
 
-/* "demo_zero_out": the prefix and the op's snake_case name. */
+/* "demo_zero_out": the prefix and the op's snake_case name (cached). */
 const char *og_c_op_name(const og_c_file *f, const og_op *op);
-/* Include guard for "<stem><suffix>": upper case, other than letters and
- * digits as '_'. */
-const char *og_c_guard(const og_c_file *f, const char *suffix);
+const char *og_c_compute_op_name(const og_c_file *f, const og_op *op);
 /* Upper-cased copy ("DEMO_ZERO_OUT"). */
 const char *og_c_upper(const og_c_file *f, const char *s);
-/* A spec name as a C identifier: itself, or with '_' appended when it is
- * a C keyword or a name the generated function already uses. */
-const char *og_c_ident(const og_c_file *f, const char *name);
-/* "<stem>_ops.h" and friends: named after the spec file, so that build
- * systems know the outputs without reading the spec. */
-const char *og_c_file_name(const og_c_file *f, const char *suffix);
+/* The op's parameter and member names (og_cn_check_run sets them). */
+void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
+                           const og_cn_scoped *n);
+const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op);
 
 /* An attr is a wrapper parameter when the caller must give it (no
  * default, not inferred), an attrs-struct field when it is optional, and

@@ -1,0 +1,487 @@
+/* Checks the names of a whole `gen` run before anything is written: every
+ * global name once (one namespace for all files and packages), file
+ * names case-insensitively, each against the reserved names; then gives
+ * each op's parameters and members their mangled names. */
+#include "emit_c_internal.h"
+
+#include "ascii.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Who generates a name, to say so in a diagnostic. */
+typedef struct claim {
+  const char *name;
+  const char *what;      /* "the wrapper", "an enumerator", ... */
+  const char *item_kind; /* "attr", "input", "output"; NULL: the op's */
+  const char *item;
+  const og_op *op;       /* NULL: the file's */
+  const og_c_file *file;
+  og_srcpos pos;
+  bool shared; /* shape_fn: other ops may name the same function */
+} claim;
+
+/* An open-addressing hash set of names, each with an index into claims;
+ * the hashes are kept to compare before the strings. */
+typedef struct name_set {
+  const char **names;
+  uint64_t *hashes;
+  size_t *ids;
+  size_t count, cap; /* cap: a power of two, or 0 */
+} name_set;
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h ^ (h >> 29);
+}
+
+/* The slot of name (hash h): its own, or the empty one it would take. */
+static size_t set_slot(const name_set *s, const char *name, uint64_t h) {
+  size_t i = h & (s->cap - 1);
+  for (; s->names[i]; i = (i + 1) & (s->cap - 1))
+    if (s->hashes[i] == h && strcmp(s->names[i], name) == 0) break;
+  return i;
+}
+
+static void set_grow(name_set *s) {
+  name_set b = {NULL, NULL, NULL, s->count, s->cap ? s->cap * 2 : 64};
+  b.names = calloc(b.cap, sizeof *b.names);
+  b.hashes = calloc(b.cap, sizeof *b.hashes);
+  b.ids = calloc(b.cap, sizeof *b.ids);
+  if (!b.names || !b.hashes || !b.ids) abort();
+  for (size_t i = 0; i < s->cap; i++) {
+    if (!s->names[i]) continue;
+    size_t j = s->hashes[i] & (b.cap - 1);
+    while (b.names[j]) j = (j + 1) & (b.cap - 1);
+    b.names[j] = s->names[i];
+    b.hashes[j] = s->hashes[i];
+    b.ids[j] = s->ids[i];
+  }
+  free(s->names);
+  free(s->hashes);
+  free(s->ids);
+  *s = b;
+}
+
+static bool set_has(const name_set *s, const char *name) {
+  return s->cap && s->names[set_slot(s, name, name_hash(name))];
+}
+
+/* Adds name with id unless present; returns the id it has. */
+static size_t set_add(name_set *s, const char *name, size_t id) {
+  if (2 * (s->count + 1) > s->cap) set_grow(s);
+  uint64_t h = name_hash(name);
+  size_t i = set_slot(s, name, h);
+  if (s->names[i]) return s->ids[i];
+  s->names[i] = name;
+  s->hashes[i] = h;
+  s->ids[i] = id;
+  s->count++;
+  return id;
+}
+
+static void set_free(name_set *s) {
+  free(s->names);
+  free(s->hashes);
+  free(s->ids);
+  *s = (name_set){0};
+}
+
+typedef struct run {
+  og_diag *diag;
+  claim *claims;
+  size_t nclaims, cap;
+  name_set global, files;
+  bool ok;
+} run;
+
+static void describe(og_writer *w, const claim *c) {
+  og_w_printf(w, "'%s' (%s", c->name, c->what);
+  if (c->item_kind) og_w_printf(w, " of %s '%s'", c->item_kind, c->item);
+  if (c->op) og_w_printf(w, " of op '%s'", c->op->name);
+  else og_w_printf(w, " of '%s'", c->file->path);
+  og_w_puts(w, ")");
+}
+
+static void report(run *r, const claim *c, const claim *earlier,
+                   const char *why) {
+  og_writer t;
+  og_writer_init(&t);
+  describe(&t, c);
+  if (earlier) {
+    og_w_puts(&t, " collides with ");
+    describe(&t, earlier);
+    og_w_puts(&t, "; rename one of them");
+  } else {
+    og_w_printf(&t, " %s", why);
+  }
+  og_diag_report(r->diag, OG_SEV_ERROR, c->pos, "%s", t.buf);
+  if (earlier) {
+    t.len = 0;
+    describe(&t, earlier);
+    og_diag_report(r->diag, OG_SEV_NOTE, earlier->pos, "%s is generated here",
+                   t.buf);
+  }
+  og_writer_free(&t);
+  r->ok = false;
+}
+
+/* Why a global name cannot be used, or NULL. */
+static const char *global_problem(const char *name, bool spelling) {
+  if (spelling && og_c_reserved_spelling(name))
+    return "contains '__' or starts with '_', which C and C++ reserve";
+  if (og_c_reserved(name) != OG_C_FREE)
+    return "is a C or C++ keyword or a name of the standard headers";
+  return NULL;
+}
+
+/* Records a global name; reports a clash with an earlier one or with a
+ * reserved name. False if it reported. */
+static bool claim_name(run *r, claim c, bool spelling) {
+  if (r->nclaims == r->cap) {
+    r->cap = r->cap ? 2 * r->cap : 1024;
+    r->claims = realloc(r->claims, r->cap * sizeof *r->claims);
+    if (!r->claims) abort();
+  }
+  const char *why = global_problem(c.name, spelling);
+  if (why) {
+    report(r, &c, NULL, why);
+    return false;
+  }
+  size_t id = set_add(&r->global, c.name, r->nclaims);
+  if (id != r->nclaims) {
+    const claim *e = &r->claims[id];
+    if (c.shared && e->shared) return true;
+    report(r, &c, e, NULL);
+    return false;
+  }
+  r->claims[r->nclaims++] = c;
+  return true;
+}
+
+/* The names of one attr, input or output: after the first problem, the
+ * item's other names are recorded without reporting reserved spellings
+ * again. */
+typedef struct item_ctx {
+  run *r;
+  claim base; /* what, name filled per name */
+  bool spelling;
+} item_ctx;
+
+static void item_name(item_ctx *it, const char *what, const char *name) {
+  claim c = it->base;
+  c.what = what;
+  c.name = name;
+  if (!claim_name(it->r, c, it->spelling)) it->spelling = false;
+}
+
+static bool has_items(const og_attr *a) {
+  const og_value *v = a->default_value;
+  return v && v->kind == OG_VAL_LIST && v->u.list.count > 0;
+}
+
+static void tensor_names(item_ctx *it, const og_c_file *f, const char *t) {
+  item_name(it, "a default tensor", t);
+  item_name(it, "a default tensor's dims", og_cn_tensor_dims(f, t));
+  item_name(it, "a default tensor's data", og_cn_tensor_data(f, t));
+}
+
+static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
+                          const og_attr *a) {
+  const og_value *v = a->default_value;
+  if (!v) return;
+  item_name(it, "the default", og_cn_attr(f, op, a, OG_CN_DEFAULT_VALUE));
+  if (has_items(a)) {
+    item_name(it, "the default list", og_cn_attr(f, op, a, OG_CN_DEFAULT));
+    for (size_t i = 0; i < v->u.list.count; i++)
+      if (a->type.kind == OG_ATTR_SHAPE)
+        item_name(it, "a default's dims", og_cn_default_item(f, op, a, false, i));
+      else if (a->type.kind == OG_ATTR_TENSOR)
+        tensor_names(it, f, og_cn_default_item(f, op, a, true, i));
+  }
+  if (!a->type.is_list && a->type.kind == OG_ATTR_SHAPE)
+    item_name(it, "the default's dims", og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
+  if (!a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
+    tensor_names(it, f, og_cn_attr(f, op, a, OG_CN_DEFAULT_TENSOR));
+}
+
+static void attr_names(run *r, const og_c_file *f, const og_op *op,
+                       const og_attr *a) {
+  item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
+                     .file = f, .pos = a->pos}, true};
+  if (og_c_attr_is_enum(a)) {
+    item_name(&it, "the enum", og_cn_attr(f, op, a, OG_CN_ENUM));
+    for (size_t i = 0; i < a->allowed->u.list.count; i++)
+      item_name(&it, "an enumerator", og_c_enumerator(f, op, a, i));
+  }
+  if (a->allowed && a->type.kind == OG_ATTR_STRING)
+    item_name(&it, "the allowed values", og_cn_attr(f, op, a, OG_CN_ALLOWED));
+  default_names(&it, f, op, a);
+  if (a->type.kind == OG_ATTR_TYPE && !a->type.is_list)
+    item_name(&it, "the types macro", og_cn_attr(f, op, a, OG_CN_TYPES));
+  item_name(&it, "the accessor", og_cn_attr(f, op, a, OG_CN_ACCESSOR));
+  if (a->type.is_list)
+    item_name(&it, "the count accessor",
+              og_cn_attr(f, op, a, OG_CN_ACCESSOR_COUNT));
+}
+
+static void arg_names(run *r, const og_c_file *f, const og_op *op,
+                      const og_arg *arg, bool input) {
+  item_ctx it = {r, {.item_kind = input ? "input" : "output",
+                     .item = arg->name, .op = op, .file = f, .pos = arg->pos},
+                 true};
+  bool list = og_c_arg_is_list(arg);
+  if (input) {
+    item_name(&it, "the accessor", og_cn_arg(f, op, arg, OG_CN_INPUT));
+    if (list)
+      item_name(&it, "the count accessor",
+                og_cn_arg(f, op, arg, OG_CN_INPUT_COUNT));
+    return;
+  }
+  if (list)
+    item_name(&it, "the count accessor",
+              og_cn_arg(f, op, arg, OG_CN_OUTPUT_COUNT));
+  item_name(&it, "the allocator", og_cn_arg(f, op, arg, OG_CN_ALLOC));
+}
+
+static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
+  claim c = {.name = op->shape_fn, .what = "the shape_fn", .op = op,
+             .file = f, .pos = op->shape_fn_pos, .shared = true};
+  if (og_c_in_runtime_namespace(op->shape_fn))
+    report(r, &c, NULL, "is in the runtime's namespace (opr_, OPR_)");
+  else
+    claim_name(r, c, true);
+}
+
+static void op_names(run *r, const og_c_file *f, const og_op *op) {
+  static const char *const what[OG_CN_OP_PARTS] = {
+      "the wrapper", "the attrs struct", "the attrs default macro",
+      "the op table", "the op state", "the check", "the shape function",
+      "the input table", "the output table", "the attr table",
+      "the kernel struct", "the kernel registration"};
+  item_ctx it = {r, {.op = op, .file = f, .pos = op->pos}, true};
+  for (int p = 0; p < OG_CN_OP_PARTS; p++) {
+    if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
+        !og_c_has_attrs_struct(op))
+      continue;
+    if (p == OG_CN_SHAPE && (op->shape_fn || !op->nshape_rules)) continue;
+    if ((p == OG_CN_INPUT_DEFS && !op->ninputs) ||
+        (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
+        (p == OG_CN_ATTR_DEFS && !op->nattrs))
+      continue;
+    item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
+  }
+  if (op->shape_fn) shape_fn_name(r, f, op);
+  for (size_t i = 0; i < op->nattrs; i++) attr_names(r, f, op, &op->attrs[i]);
+  for (size_t i = 0; i < op->ninputs; i++)
+    arg_names(r, f, op, &op->inputs[i], true);
+  for (size_t i = 0; i < op->noutputs; i++)
+    arg_names(r, f, op, &op->outputs[i], false);
+}
+
+/* The package itself: the runtime's prefix, or one that makes every name
+ * reserved. False when the file's names need not be looked at. */
+static bool check_package(run *r, const og_c_file *f, og_srcpos pos) {
+  const char *p = f->prefix;
+  bool opr = strlen(p) >= 3 && og_ascii_ieq(p, 3, "opr") && (!p[3] || p[3] == '_');
+  bool reserved = p[0] == '_' || p[strlen(p) - 1] == '_' || strstr(p, "__");
+  if (!opr && !reserved) return true;
+  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
+             .what = "the register function", .file = f, .pos = pos};
+  report(r, &c, NULL,
+         opr ? "is in the runtime's namespace (opr_, OPR_); choose another "
+               "package"
+             : "contains '__' or starts with '_', which C and C++ reserve; "
+               "choose another package");
+  return false;
+}
+
+static void file_names(run *r, const og_c_file *f, og_srcpos pos) {
+  static const og_cn_file_part files[] = {OG_CN_OPS_H, OG_CN_OPS_C,
+                                          OG_CN_KERNELS_H};
+  for (size_t k = 0; k < 3; k++) {
+    claim c = {.name = og_cn_file(f, files[k]), .what = "a file generated",
+               .file = f, .pos = pos};
+    /* Folded: x_ops.h and X_ops.h are one file on some file systems. */
+    char *folded = og_arena_strdup(f->arena, c.name);
+    for (char *p = folded; *p; p++) *p = (char)og_to_lower((unsigned char)*p);
+    size_t id = set_add(&r->files, folded, r->nclaims);
+    if (id != r->nclaims) {
+      report(r, &c, &r->claims[id], NULL);
+      return; /* its guards would only say so again */
+    }
+    claim_name(r, c, false);
+  }
+  claim g = {.what = "the include guard", .file = f, .pos = pos};
+  g.name = og_cn_file(f, OG_CN_OPS_H_GUARD);
+  claim_name(r, g, false);
+  g.name = og_cn_file(f, OG_CN_KERNELS_H_GUARD);
+  claim_name(r, g, false);
+}
+
+static int by_position(const void *a, const void *b) {
+  const og_op *x = *(const og_op *const *)a, *y = *(const og_op *const *)b;
+  if (x->pos.line != y->pos.line) return x->pos.line < y->pos.line ? -1 : 1;
+  return x->pos.col < y->pos.col ? -1 : x->pos.col > y->pos.col;
+}
+
+static void check_file(run *r, const og_c_file *f, og_srcpos pos) {
+  file_names(r, f, pos);
+  if (!check_package(r, f, pos)) return;
+  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
+             .what = "the register function", .file = f, .pos = pos};
+  claim_name(r, c, true);
+  /* In source order, so that a clash is reported at the later name. */
+  const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
+  memcpy(ops, f->ops, f->nops * sizeof *ops);
+  qsort(ops, f->nops, sizeof *ops, by_position);
+  for (size_t i = 0; i < f->nops; i++) op_names(r, f, ops[i]);
+}
+
+/* One scope (a function's parameters and locals, a struct's members):
+ * each spec name keeps its spelling unless that is a keyword, macro or
+ * typedef, in the runtime's namespace, a global name of the run or taken
+ * in the scope; then it gets '_', else "_2", "_3", ... */
+typedef struct scope {
+  const og_c_file *f;
+  const name_set *global;
+  name_set names;
+  og_diag *diag;
+  bool ok;
+} scope;
+
+static bool taken(const scope *s, const char *name) {
+  return og_c_reserved(name) == OG_C_BREAKING ||
+         og_c_in_runtime_namespace(name) || set_has(s->global, name) ||
+         set_has(&s->names, name);
+}
+
+static const char *scope_take(scope *s, const char *name) {
+  size_t len = strlen(name);
+  const char *sep = len && name[len - 1] == '_' ? "" : "_";
+  const char *cand = name;
+  for (size_t k = sep[0] ? 2 : 3; taken(s, cand); k++)
+    cand = k == 2 ? og_arena_printf(s->f->arena, "%s_", name)
+                  : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k);
+  set_add(&s->names, cand, 0);
+  return cand;
+}
+
+/* A spec name in the scope, reported at `pos` if no mangling can make
+ * it a name C++ allows ("__"). */
+static const char *scope_name(scope *s, const char *name, const char *what,
+                              const og_op *op, og_srcpos pos) {
+  const char *id = scope_take(s, name);
+  if (og_c_reserved_spelling(id)) {
+    og_diag_report(s->diag, OG_SEV_ERROR, pos,
+                   "'%s' (%s of op '%s') contains '__', which C++ reserves; "
+                   "rename it",
+                   id, what, op->name);
+    s->ok = false;
+  }
+  return id;
+}
+
+static const char *scope_count(scope *s, const char *name, const char *what,
+                               const og_op *op, og_srcpos pos) {
+  return scope_name(s, og_arena_printf(s->f->arena, "%s_count", name), what,
+                    op, pos);
+}
+
+static void scope_reset(scope *s, const char *const *fixed, size_t n) {
+  set_free(&s->names);
+  for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i], 0);
+}
+
+static const char **names_for(const og_c_file *f, size_t n) {
+  return og_arena_array(f->arena, n ? n : 1, sizeof(const char *));
+}
+
+/* The wrapper: its fixed parameters and locals first. */
+static void wrapper_scope(scope *s, const og_op *op, og_cn_scoped *n) {
+  static const char *const fixed[] = {"ctx", "attrs", "op_defaults",
+                                      "op_inputs", "op_attrs", "op_outputs",
+                                      "op_call"};
+  scope_reset(s, fixed, sizeof fixed / sizeof *fixed);
+  for (size_t i = 0; i < op->ninputs; i++) {
+    const og_arg *a = &op->inputs[i];
+    n->in[i] = scope_name(s, a->name, "a parameter", op, a->pos);
+    if (og_c_arg_is_list(a))
+      n->in_count[i] = scope_count(s, a->name, "a parameter", op, a->pos);
+  }
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (!og_c_attr_required(a)) continue;
+    n->param[i] = scope_name(s, a->name, "a parameter", op, a->pos);
+    if (a->type.is_list)
+      n->param_count[i] = scope_count(s, a->name, "a parameter", op, a->pos);
+  }
+  for (size_t i = 0; i < op->noutputs; i++) {
+    const og_arg *a = &op->outputs[i];
+    n->out[i] = scope_name(s, a->name, "a parameter", op, a->pos);
+    if (og_c_arg_is_list(a))
+      n->out_count[i] = scope_count(s, a->name, "a parameter", op, a->pos);
+  }
+}
+
+static void member_scopes(scope *s, const og_op *op, og_cn_scoped *n) {
+  scope_reset(s, NULL, 0);
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (!og_c_attr_optional(a)) continue;
+    n->field[i] = scope_name(s, a->name, "an attrs-struct member", op, a->pos);
+    if (a->type.is_list)
+      n->field_count[i] =
+          scope_count(s, a->name, "an attrs-struct member", op, a->pos);
+  }
+  static const char *const kernel[] = {"fn", "device", "priority", "label",
+                                       "host_memory"};
+  scope_reset(s, kernel, sizeof kernel / sizeof *kernel);
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (a->type.kind == OG_ATTR_TYPE && !a->type.is_list)
+      n->kernel_type[i] =
+          scope_name(s, a->name, "a kernel-struct member", op, a->pos);
+  }
+  scope_reset(s, NULL, 0);
+  for (size_t i = 0; i < op->ninputs; i++)
+    n->host_in[i] = scope_name(s, op->inputs[i].name, "a host_memory member",
+                               op, op->inputs[i].pos);
+  for (size_t i = 0; i < op->noutputs; i++)
+    n->host_out[i] = scope_name(s, op->outputs[i].name,
+                                "a host_memory member", op,
+                                op->outputs[i].pos);
+}
+
+static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
+  scope s = {.f = f, .global = global, .diag = diag, .ok = true};
+  for (size_t i = 0; i < f->nops; i++) {
+    const og_op *op = f->ops[i];
+    og_cn_scoped n;
+    n.in = names_for(f, op->ninputs), n.in_count = names_for(f, op->ninputs);
+    n.out = names_for(f, op->noutputs);
+    n.out_count = names_for(f, op->noutputs);
+    n.param = names_for(f, op->nattrs), n.param_count = names_for(f, op->nattrs);
+    n.field = names_for(f, op->nattrs), n.field_count = names_for(f, op->nattrs);
+    n.kernel_type = names_for(f, op->nattrs);
+    n.host_in = names_for(f, op->ninputs), n.host_out = names_for(f, op->noutputs);
+    wrapper_scope(&s, op, &n);
+    member_scopes(&s, op, &n);
+    og_c_cache_set_scoped(f, op, &n);
+  }
+  set_free(&s.names);
+  return s.ok;
+}
+
+bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
+  run r = {.diag = diag, .ok = true};
+  for (size_t i = 0; i < n; i++) check_file(&r, &files[i], files[i].package_pos);
+  for (size_t i = 0; i < n; i++)
+    r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
+  set_free(&r.global);
+  set_free(&r.files);
+  free(r.claims);
+  return r.ok;
+}
