@@ -95,6 +95,7 @@ typedef struct run {
   size_t nclaims, cap;
   name_set global, files;
   bool ok;
+  bool quiet; /* drops reports (an item's names after its first report) */
 } run;
 
 static void describe(og_writer *w, const claim *c) {
@@ -107,6 +108,8 @@ static void describe(og_writer *w, const claim *c) {
 
 static void report(run *r, const claim *c, const claim *earlier,
                    const char *why) {
+  r->ok = r->ok && r->quiet; /* an item with a report has failed already */
+  if (r->quiet) return;
   og_writer t;
   og_writer_init(&t);
   describe(&t, c);
@@ -125,7 +128,6 @@ static void report(run *r, const claim *c, const claim *earlier,
                    t.buf);
   }
   og_writer_free(&t);
-  r->ok = false;
 }
 
 /* Why a global name cannot be used, or NULL. */
@@ -161,20 +163,26 @@ static bool claim_name(run *r, claim c, bool spelling) {
   return true;
 }
 
-/* The names of one attr, input or output: after the first problem, the
- * item's other names are recorded without reporting reserved spellings
- * again. */
+/* The names of one op, attr, input, output or file: after its first
+ * problem, the item's other names are recorded without a report (they
+ * share the name that clashed, and one rename fixes all). */
 typedef struct item_ctx {
   run *r;
   claim base; /* what, name filled per name */
-  bool spelling;
+  bool reported;
 } item_ctx;
 
 static void item_name(item_ctx *it, const char *what, const char *name) {
   claim c = it->base;
   c.what = what;
   c.name = name;
-  if (!claim_name(it->r, c, it->spelling)) it->spelling = false;
+  if (!it->reported) {
+    it->reported = !claim_name(it->r, c, true);
+    return;
+  }
+  it->r->quiet = true;
+  claim_name(it->r, c, true);
+  it->r->quiet = false;
 }
 
 static bool has_items(const og_attr *a) {
@@ -210,7 +218,7 @@ static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
 static void attr_names(run *r, const og_c_file *f, const og_op *op,
                        const og_attr *a) {
   item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
-                     .file = f, .pos = a->pos}, true};
+                     .file = f, .pos = a->pos}, false};
   if (og_c_attr_is_enum(a)) {
     item_name(&it, "the enum", og_cn_attr(f, op, a, OG_CN_ENUM));
     for (size_t i = 0; i < a->allowed->u.list.count; i++)
@@ -231,7 +239,7 @@ static void arg_names(run *r, const og_c_file *f, const og_op *op,
                       const og_arg *arg, bool input) {
   item_ctx it = {r, {.item_kind = input ? "input" : "output",
                      .item = arg->name, .op = op, .file = f, .pos = arg->pos},
-                 true};
+                 false};
   bool list = og_c_arg_is_list(arg);
   if (input) {
     item_name(&it, "the accessor", og_cn_arg(f, op, arg, OG_CN_INPUT));
@@ -261,7 +269,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the op table", "the op state", "the check", "the shape function",
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration"};
-  item_ctx it = {r, {.op = op, .file = f, .pos = op->pos}, true};
+  item_ctx it = {r, {.op = op, .file = f, .pos = op->pos}, false};
   for (int p = 0; p < OG_CN_OP_PARTS; p++) {
     if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
         !og_c_has_attrs_struct(op))
@@ -302,7 +310,7 @@ static void file_names(run *r, const og_c_file *f, og_srcpos pos) {
   static const og_cn_file_part files[] = {OG_CN_OPS_H, OG_CN_OPS_C,
                                           OG_CN_KERNELS_H};
   for (size_t k = 0; k < 3; k++) {
-    claim c = {.name = og_cn_file(f, files[k]), .what = "a file generated",
+    claim c = {.name = og_cn_file(f, files[k]), .what = "an output file",
                .file = f, .pos = pos};
     /* Folded: x_ops.h and X_ops.h are one file on some file systems. */
     char *folded = og_arena_strdup(f->arena, c.name);
@@ -314,11 +322,9 @@ static void file_names(run *r, const og_c_file *f, og_srcpos pos) {
     }
     claim_name(r, c, false);
   }
-  claim g = {.what = "the include guard", .file = f, .pos = pos};
-  g.name = og_cn_file(f, OG_CN_OPS_H_GUARD);
-  claim_name(r, g, false);
-  g.name = og_cn_file(f, OG_CN_KERNELS_H_GUARD);
-  claim_name(r, g, false);
+  item_ctx it = {r, {.file = f, .pos = pos}, false};
+  item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
+  item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
 }
 
 static int by_position(const void *a, const void *b) {
@@ -352,19 +358,20 @@ typedef struct scope {
   bool ok;
 } scope;
 
-static bool taken(const scope *s, const char *name) {
+/* No runtime name ends in '_': a mangled name is outside its namespace. */
+static bool taken(const scope *s, const char *name, bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
-         og_c_in_runtime_namespace(name) || set_has(s->global, name) ||
-         set_has(&s->names, name);
+         (!mangled && og_c_in_runtime_namespace(name)) ||
+         set_has(s->global, name) || set_has(&s->names, name);
 }
 
 static const char *scope_take(scope *s, const char *name) {
   size_t len = strlen(name);
   const char *sep = len && name[len - 1] == '_' ? "" : "_";
   const char *cand = name;
-  for (size_t k = sep[0] ? 2 : 3; taken(s, cand); k++)
-    cand = k == 2 ? og_arena_printf(s->f->arena, "%s_", name)
-                  : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k);
+  for (size_t k = 1; taken(s, cand, cand != name); k++)
+    cand = k == 1 && sep[0] ? og_arena_printf(s->f->arena, "%s_", name)
+           : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
   set_add(&s->names, cand, 0);
   return cand;
 }
