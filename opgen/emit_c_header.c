@@ -81,6 +81,7 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
                       const og_attr *a) {
   const char *type = og_c_attr_ctype(f, op, a);
   og_w_line(w, "/* The values of %s's attr '%s'. */", op->name, a->name);
+  const char **enumerators = og_c_enumerators(f, op, a);
   og_w_line(w, "typedef enum %s {", type);
   og_w_indent(w);
   for (size_t i = 0; i < a->allowed->u.list.count; i++) {
@@ -88,7 +89,7 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
     og_writer lit; /* the value as a C literal, then made comment-safe */
     og_writer_init(&lit);
     og_c_string(&lit, v->ptr, v->len);
-    og_w_printf(w, "%s, /* ", og_c_enumerator(f, op, a, i));
+    og_w_printf(w, "%s, /* ", enumerators[i]);
     og_c_comment_text(w, lit.buf, lit.len);
     og_w_line(w, " */");
     og_writer_free(&lit);

@@ -47,9 +47,9 @@ bool og_c_attr_optional(const og_attr *a);
 bool og_c_has_attrs_struct(const og_op *op);
 /* String attrs with allowed values become C enums. */
 bool og_c_attr_is_enum(const og_attr *a);
-/* Enumerator for allowed value i ("DEMO_PAD_MODE_REFLECT"). */
-const char *og_c_enumerator(const og_c_file *f, const og_op *op,
-                            const og_attr *a, size_t i);
+/* The enumerators of the allowed values, in order ("DEMO_PAD_MODE_REFLECT"). */
+const char **og_c_enumerators(const og_c_file *f, const og_op *op,
+                              const og_attr *a);
 /* The C type of an attr (of one element for lists) in the wrapper API. */
 const char *og_c_attr_ctype(const og_c_file *f, const og_op *op,
                             const og_attr *a);

@@ -5,11 +5,24 @@
 #include "ascii.h"
 #include "tf_import.h" /* og_tf_snake_case */
 
+#include <stdlib.h>
 #include <string.h>
 
+/* a b c d, concatenated: names are built often enough (tens of thousands
+ * for a corpus) that printf's parsing showed. */
+static const char *join(const og_c_file *f, const char *a, const char *b,
+                        const char *c, const char *d) {
+  size_t la = strlen(a), lb = strlen(b), lc = strlen(c), ld = strlen(d);
+  char *s = og_arena_alloc(f->arena, la + lb + lc + ld + 1);
+  memcpy(s, a, la);
+  memcpy(s + la, b, lb);
+  memcpy(s + la + lb, c, lc);
+  memcpy(s + la + lb + lc, d, ld + 1);
+  return s;
+}
+
 const char *og_c_compute_op_name(const og_c_file *f, const og_op *op) {
-  return og_arena_printf(f->arena, "%s_%s", f->prefix,
-                         og_tf_snake_case(f->arena, op->name));
+  return join(f, f->prefix, "_", og_tf_snake_case(f->arena, op->name), "");
 }
 
 const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
@@ -30,34 +43,27 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
   const char *name = og_c_op_name(f, op);
   if (part == OG_CN_WRAPPER) return name;
   if (part == OG_CN_ATTRS_DEFAULT) name = og_c_upper(f, name);
-  return og_arena_printf(f->arena, "%s%s", name, suffix[part]);
+  return join(f, name, suffix[part], "", "");
 }
 
 const char *og_cn_attr(const og_c_file *f, const og_op *op, const og_attr *a,
                        og_cn_attr_part part) {
+  static const char *const suffix[OG_CN_ATTR_PARTS] = {
+      [OG_CN_ENUM] = "",
+      [OG_CN_ALLOWED] = "_allowed",
+      [OG_CN_DEFAULT] = "_default",
+      [OG_CN_DEFAULT_VALUE] = "_default_value",
+      [OG_CN_DEFAULT_DIMS] = "_default_dims",
+      [OG_CN_DEFAULT_TENSOR] = "_default_tensor",
+      [OG_CN_TYPES] = "_TYPES",
+      [OG_CN_ACCESSOR] = "",
+      [OG_CN_ACCESSOR_COUNT] = "_count",
+  };
   const char *op_name = og_c_op_name(f, op);
-  switch (part) {
-  case OG_CN_ENUM: return og_arena_printf(f->arena, "%s_%s", op_name, a->name);
-  case OG_CN_ALLOWED:
-    return og_arena_printf(f->arena, "%s_%s_allowed", op_name, a->name);
-  case OG_CN_DEFAULT:
-    return og_arena_printf(f->arena, "%s_%s_default", op_name, a->name);
-  case OG_CN_DEFAULT_VALUE:
-    return og_arena_printf(f->arena, "%s_%s_default_value", op_name, a->name);
-  case OG_CN_DEFAULT_DIMS:
-    return og_arena_printf(f->arena, "%s_%s_default_dims", op_name, a->name);
-  case OG_CN_DEFAULT_TENSOR:
-    return og_arena_printf(f->arena, "%s_%s_default_tensor", op_name, a->name);
-  case OG_CN_TYPES:
-    return og_c_upper(f, og_arena_printf(f->arena, "%s_%s_TYPES", op_name,
-                                         a->name));
-  case OG_CN_ACCESSOR:
-    return og_arena_printf(f->arena, "%s_attr_%s", op_name, a->name);
-  case OG_CN_ACCESSOR_COUNT:
-  case OG_CN_ATTR_PARTS:
-    break;
-  }
-  return og_arena_printf(f->arena, "%s_attr_%s_count", op_name, a->name);
+  bool accessor = part == OG_CN_ACCESSOR || part == OG_CN_ACCESSOR_COUNT;
+  const char *name =
+      join(f, op_name, accessor ? "_attr_" : "_", a->name, suffix[part]);
+  return part == OG_CN_TYPES ? og_c_upper(f, name) : name;
 }
 
 const char *og_cn_default_item(const og_c_file *f, const og_op *op,
@@ -76,14 +82,15 @@ const char *og_cn_tensor_data(const og_c_file *f, const char *tensor) {
 
 const char *og_cn_arg(const og_c_file *f, const og_op *op, const og_arg *arg,
                       og_cn_arg_part part) {
-  static const char *const fmt[] = {
-      [OG_CN_INPUT] = "%s_input_%s",
-      [OG_CN_INPUT_COUNT] = "%s_input_%s_count",
-      [OG_CN_OUTPUT_COUNT] = "%s_output_%s_count",
-      [OG_CN_ALLOC] = "%s_alloc_%s",
+  static const char *const middle[] = {
+      [OG_CN_INPUT] = "_input_",
+      [OG_CN_INPUT_COUNT] = "_input_",
+      [OG_CN_OUTPUT_COUNT] = "_output_",
+      [OG_CN_ALLOC] = "_alloc_",
   };
-  /* fmt holds only the formats above, each with two %s. */
-  return og_arena_printf(f->arena, fmt[part], og_c_op_name(f, op), arg->name);
+  bool count = part == OG_CN_INPUT_COUNT || part == OG_CN_OUTPUT_COUNT;
+  return join(f, og_c_op_name(f, op), middle[part], arg->name,
+              count ? "_count" : "");
 }
 
 /* Upper case, anything but letters and digits as '_'; a leading digit
@@ -134,16 +141,38 @@ static char *enum_suffix(og_arena *arena, const og_bytes *v) {
   return s;
 }
 
-const char *og_c_enumerator(const og_c_file *f, const og_op *op,
-                            const og_attr *a, size_t i) {
-  const og_value *items = a->allowed->u.list.items;
-  const char *base = og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM));
-  const char *suffix = enum_suffix(f->arena, &items[i].u.s);
+typedef struct suffix_at {
+  const char *suffix;
+  size_t index;
+} suffix_at;
+
+static int by_suffix(const void *a, const void *b) {
+  const suffix_at *x = a, *y = b;
+  int c = strcmp(x->suffix, y->suffix);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+const char **og_c_enumerators(const og_c_file *f, const og_op *op,
+                              const og_attr *a) {
+  size_t n = a->allowed->u.list.count;
+  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+  suffix_at *order = og_arena_array(f->arena, n + 1, sizeof *order);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = enum_suffix(f->arena, &a->allowed->u.list.items[i].u.s);
+    order[i] = (suffix_at){names[i], i};
+  }
+  qsort(order, n, sizeof *order, by_suffix);
   /* Values that fold to one suffix ('a b', 'a-b', 'A_B') get the index. */
-  for (size_t j = 0; j < a->allowed->u.list.count; j++)
-    if (j != i && strcmp(enum_suffix(f->arena, &items[j].u.s), suffix) == 0)
-      return og_arena_printf(f->arena, "%s_%s_%zu", base, suffix, i);
-  return og_arena_printf(f->arena, "%s_%s", base, suffix);
+  bool *shared = og_arena_array(f->arena, n + 1, sizeof *shared);
+  for (size_t k = 1; k < n; k++)
+    if (strcmp(order[k].suffix, order[k - 1].suffix) == 0)
+      shared[order[k].index] = shared[order[k - 1].index] = true;
+  const char *base = og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM));
+  for (size_t i = 0; i < n; i++)
+    names[i] = shared[i]
+                   ? og_arena_printf(f->arena, "%s_%s_%zu", base, names[i], i)
+                   : join(f, base, "_", names[i], "");
+  return names;
 }
 
 const char *og_c_upper(const og_c_file *f, const char *s) {

@@ -18,74 +18,76 @@ typedef struct claim {
   const char *item;
   const og_op *op;       /* NULL: the file's */
   const og_c_file *file;
-  og_srcpos pos;
+  const og_srcpos *pos; /* into the model or the og_c_file */
   bool shared; /* shape_fn: other ops may name the same function */
 } claim;
 
 /* An open-addressing hash set of names, each with an index into claims;
- * the hashes are kept to compare before the strings. */
+ * the hash is kept next to the name to compare before the strings. */
+typedef struct set_entry {
+  uint32_t hash, id; /* hash: the high half of name_hash */
+  const char *name;  /* NULL: empty */
+} set_entry;
+
 typedef struct name_set {
-  const char **names;
-  uint64_t *hashes;
-  size_t *ids;
+  set_entry *slots;
   size_t count, cap; /* cap: a power of two, or 0 */
 } name_set;
 
 static uint64_t name_hash(const char *s) {
   uint64_t h = 14695981039346656037u; /* FNV-1a */
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h ^ (h >> 29);
+  h ^= h >> 33; /* FNV's low bits mix poorly: a finalizer */
+  h *= 0xff51afd7ed558ccdu;
+  return h ^ (h >> 33);
 }
 
 /* The slot of name (hash h): its own, or the empty one it would take. */
-static size_t set_slot(const name_set *s, const char *name, uint64_t h) {
+static set_entry *set_slot(const name_set *s, const char *name, uint64_t h) {
   size_t i = h & (s->cap - 1);
-  for (; s->names[i]; i = (i + 1) & (s->cap - 1))
-    if (s->hashes[i] == h && strcmp(s->names[i], name) == 0) break;
-  return i;
+  for (; s->slots[i].name; i = (i + 1) & (s->cap - 1))
+    if (s->slots[i].hash == (uint32_t)(h >> 32) &&
+        strcmp(s->slots[i].name, name) == 0)
+      break;
+  return &s->slots[i];
 }
 
 static void set_grow(name_set *s) {
-  name_set b = {NULL, NULL, NULL, s->count, s->cap ? s->cap * 2 : 64};
-  b.names = calloc(b.cap, sizeof *b.names);
-  b.hashes = calloc(b.cap, sizeof *b.hashes);
-  b.ids = calloc(b.cap, sizeof *b.ids);
-  if (!b.names || !b.hashes || !b.ids) abort();
+  name_set b = {NULL, s->count, s->cap ? s->cap * 2 : 64};
+  b.slots = calloc(b.cap, sizeof *b.slots);
+  if (!b.slots) abort();
   for (size_t i = 0; i < s->cap; i++) {
-    if (!s->names[i]) continue;
-    size_t j = s->hashes[i] & (b.cap - 1);
-    while (b.names[j]) j = (j + 1) & (b.cap - 1);
-    b.names[j] = s->names[i];
-    b.hashes[j] = s->hashes[i];
-    b.ids[j] = s->ids[i];
+    if (!s->slots[i].name) continue;
+    size_t j = (size_t)name_hash(s->slots[i].name) & (b.cap - 1);
+    while (b.slots[j].name) j = (j + 1) & (b.cap - 1);
+    b.slots[j] = s->slots[i];
   }
-  free(s->names);
-  free(s->hashes);
-  free(s->ids);
+  free(s->slots);
   *s = b;
 }
 
 static bool set_has(const name_set *s, const char *name) {
-  return s->cap && s->names[set_slot(s, name, name_hash(name))];
+  return s->cap && set_slot(s, name, name_hash(name))->name;
+}
+
+/* Room for n names without growing. */
+static void set_reserve(name_set *s, size_t n) {
+  while (s->cap < 2 * n + 2) set_grow(s);
 }
 
 /* Adds name with id unless present; returns the id it has. */
 static size_t set_add(name_set *s, const char *name, size_t id) {
   if (2 * (s->count + 1) > s->cap) set_grow(s);
   uint64_t h = name_hash(name);
-  size_t i = set_slot(s, name, h);
-  if (s->names[i]) return s->ids[i];
-  s->names[i] = name;
-  s->hashes[i] = h;
-  s->ids[i] = id;
+  set_entry *e = set_slot(s, name, h);
+  if (e->name) return e->id;
+  *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)id, name};
   s->count++;
   return id;
 }
 
 static void set_free(name_set *s) {
-  free(s->names);
-  free(s->hashes);
-  free(s->ids);
+  free(s->slots);
   *s = (name_set){0};
 }
 
@@ -120,11 +122,11 @@ static void report(run *r, const claim *c, const claim *earlier,
   } else {
     og_w_printf(&t, " %s", why);
   }
-  og_diag_report(r->diag, OG_SEV_ERROR, c->pos, "%s", t.buf);
+  og_diag_report(r->diag, OG_SEV_ERROR, *c->pos, "%s", t.buf);
   if (earlier) {
     t.len = 0;
     describe(&t, earlier);
-    og_diag_report(r->diag, OG_SEV_NOTE, earlier->pos, "%s is generated here",
+    og_diag_report(r->diag, OG_SEV_NOTE, *earlier->pos, "%s is generated here",
                    t.buf);
   }
   og_writer_free(&t);
@@ -218,11 +220,12 @@ static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
 static void attr_names(run *r, const og_c_file *f, const og_op *op,
                        const og_attr *a) {
   item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
-                     .file = f, .pos = a->pos}, false};
+                     .file = f, .pos = &a->pos}, false};
   if (og_c_attr_is_enum(a)) {
     item_name(&it, "the enum", og_cn_attr(f, op, a, OG_CN_ENUM));
+    const char **enumerators = og_c_enumerators(f, op, a);
     for (size_t i = 0; i < a->allowed->u.list.count; i++)
-      item_name(&it, "an enumerator", og_c_enumerator(f, op, a, i));
+      item_name(&it, "an enumerator", enumerators[i]);
   }
   if (a->allowed && a->type.kind == OG_ATTR_STRING)
     item_name(&it, "the allowed values", og_cn_attr(f, op, a, OG_CN_ALLOWED));
@@ -238,7 +241,7 @@ static void attr_names(run *r, const og_c_file *f, const og_op *op,
 static void arg_names(run *r, const og_c_file *f, const og_op *op,
                       const og_arg *arg, bool input) {
   item_ctx it = {r, {.item_kind = input ? "input" : "output",
-                     .item = arg->name, .op = op, .file = f, .pos = arg->pos},
+                     .item = arg->name, .op = op, .file = f, .pos = &arg->pos},
                  false};
   bool list = og_c_arg_is_list(arg);
   if (input) {
@@ -256,7 +259,7 @@ static void arg_names(run *r, const og_c_file *f, const og_op *op,
 
 static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
   claim c = {.name = op->shape_fn, .what = "the shape_fn", .op = op,
-             .file = f, .pos = op->shape_fn_pos, .shared = true};
+             .file = f, .pos = &op->shape_fn_pos, .shared = true};
   if (og_c_in_runtime_namespace(op->shape_fn))
     report(r, &c, NULL, "is in the runtime's namespace (opr_, OPR_)");
   else
@@ -269,7 +272,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the op table", "the op state", "the check", "the shape function",
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration"};
-  item_ctx it = {r, {.op = op, .file = f, .pos = op->pos}, false};
+  item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
   for (int p = 0; p < OG_CN_OP_PARTS; p++) {
     if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
         !og_c_has_attrs_struct(op))
@@ -291,13 +294,13 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
 
 /* The package itself: the runtime's prefix, or one that makes every name
  * reserved. False when the file's names need not be looked at. */
-static bool check_package(run *r, const og_c_file *f, og_srcpos pos) {
+static bool check_package(run *r, const og_c_file *f) {
   const char *p = f->prefix;
   bool opr = strlen(p) >= 3 && og_ascii_ieq(p, 3, "opr") && (!p[3] || p[3] == '_');
   bool reserved = p[0] == '_' || p[strlen(p) - 1] == '_' || strstr(p, "__");
   if (!opr && !reserved) return true;
   claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f, .pos = pos};
+             .what = "the register function", .file = f, .pos = &f->package_pos};
   report(r, &c, NULL,
          opr ? "is in the runtime's namespace (opr_, OPR_); choose another "
                "package"
@@ -306,12 +309,12 @@ static bool check_package(run *r, const og_c_file *f, og_srcpos pos) {
   return false;
 }
 
-static void file_names(run *r, const og_c_file *f, og_srcpos pos) {
+static void file_names(run *r, const og_c_file *f) {
   static const og_cn_file_part files[] = {OG_CN_OPS_H, OG_CN_OPS_C,
                                           OG_CN_KERNELS_H};
   for (size_t k = 0; k < 3; k++) {
     claim c = {.name = og_cn_file(f, files[k]), .what = "an output file",
-               .file = f, .pos = pos};
+               .file = f, .pos = &f->package_pos};
     /* Folded: x_ops.h and X_ops.h are one file on some file systems. */
     char *folded = og_arena_strdup(f->arena, c.name);
     for (char *p = folded; *p; p++) *p = (char)og_to_lower((unsigned char)*p);
@@ -322,9 +325,23 @@ static void file_names(run *r, const og_c_file *f, og_srcpos pos) {
     }
     claim_name(r, c, false);
   }
-  item_ctx it = {r, {.file = f, .pos = pos}, false};
+  item_ctx it = {r, {.file = f, .pos = &f->package_pos}, false};
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
+}
+
+/* About as many global names as the file will claim. */
+static size_t estimate_names(const og_c_file *f) {
+  size_t n = 8;
+  for (size_t i = 0; i < f->nops; i++) {
+    const og_op *op = f->ops[i];
+    n += 10 + op->ninputs + op->noutputs + 2 * op->nattrs;
+    for (size_t k = 0; k < op->nattrs; k++) {
+      const og_attr *a = &op->attrs[k];
+      n += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;
+    }
+  }
+  return n;
 }
 
 static int by_position(const void *a, const void *b) {
@@ -333,11 +350,11 @@ static int by_position(const void *a, const void *b) {
   return x->pos.col < y->pos.col ? -1 : x->pos.col > y->pos.col;
 }
 
-static void check_file(run *r, const og_c_file *f, og_srcpos pos) {
-  file_names(r, f, pos);
-  if (!check_package(r, f, pos)) return;
+static void check_file(run *r, const og_c_file *f) {
+  file_names(r, f);
+  if (!check_package(r, f)) return;
   claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f, .pos = pos};
+             .what = "the register function", .file = f, .pos = &f->package_pos};
   claim_name(r, c, true);
   /* In source order, so that a clash is reported at the later name. */
   const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
@@ -398,7 +415,10 @@ static const char *scope_count(scope *s, const char *name, const char *what,
 }
 
 static void scope_reset(scope *s, const char *const *fixed, size_t n) {
-  set_free(&s->names);
+  if (s->names.cap > 256) set_free(&s->names); /* else cleared in place */
+  else if (s->names.cap)
+    memset(s->names.slots, 0, s->names.cap * sizeof *s->names.slots);
+  s->names.count = 0;
   for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i], 0);
 }
 
@@ -484,7 +504,16 @@ static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
 
 bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
   run r = {.diag = diag, .ok = true};
-  for (size_t i = 0; i < n; i++) check_file(&r, &files[i], files[i].package_pos);
+  /* Sized once: growing tables touch fresh pages, which cost more than
+   * the hashing. */
+  size_t estimate = 64;
+  for (size_t i = 0; i < n; i++) estimate += estimate_names(&files[i]);
+  r.cap = estimate + estimate / 4;
+  r.claims = malloc(r.cap * sizeof *r.claims);
+  if (!r.claims) abort();
+  set_reserve(&r.global, estimate);
+  for (size_t i = 0; i < n; i++) check_file(&r, &files[i]);
+
   for (size_t i = 0; i < n; i++)
     r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
   set_free(&r.global);

@@ -122,6 +122,9 @@ typedef struct entry {
 } entry;
 
 static entry table[TABLE_SIZE];
+/* Whether any reserved name has this first byte and length: most names
+ * asked about have none, and need no hashing. */
+static bool maybe[128][sizeof table[0].name];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static size_t hash(const char *s) {
@@ -136,6 +139,7 @@ static void add(const char *name, og_c_reserved_kind kind) {
     i = (i + 1) & (TABLE_SIZE - 1);
   if (!table[i].name[0] || kind == OG_C_BREAKING) table[i].kind = kind;
   strcpy(table[i].name, name);
+  maybe[(unsigned char)name[0] & 127][strlen(name)] = true;
 }
 
 static void fill(void) {
@@ -170,7 +174,9 @@ static void fill(void) {
 
 og_c_reserved_kind og_c_reserved(const char *name) {
   pthread_once(&table_once, fill);
-  if (strlen(name) >= sizeof table[0].name) return OG_C_FREE;
+  size_t len = strnlen(name, sizeof table[0].name);
+  if (len == sizeof table[0].name || !maybe[(unsigned char)name[0] & 127][len])
+    return OG_C_FREE;
   for (size_t i = hash(name); table[i].name[0]; i = (i + 1) & (TABLE_SIZE - 1))
     if (strcmp(table[i].name, name) == 0) return table[i].kind;
   return OG_C_FREE;
@@ -181,6 +187,8 @@ bool og_c_in_runtime_namespace(const char *name) {
 }
 
 bool og_c_reserved_spelling(const char *name) {
-  return (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) ||
-         strstr(name, "__") != NULL;
+  if (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z') return true;
+  for (const char *p = name; *p; p++)
+    if (p[0] == '_' && p[1] == '_') return true;
+  return false;
 }

@@ -116,7 +116,7 @@ void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
   if (og_c_attr_is_enum(a)) {
     for (size_t i = 0; i < a->allowed->u.list.count; i++)
       if (og_value_equal(&a->allowed->u.list.items[i], v))
-        og_w_puts(w, og_c_enumerator(f, op, a, i));
+        og_w_puts(w, og_c_enumerators(f, op, a)[i]);
   } else if (a->type.kind == OG_ATTR_SHAPE) {
     shape_init(w, &v->u.shape, og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
   } else if (a->type.kind == OG_ATTR_TENSOR) {
