@@ -1,8 +1,9 @@
-/* Names generated C must not take: keywords of C11, C23 and C++20, and
- * what the headers the generated code includes (opr/opr.h with
- * <stdatomic.h>, <stdbool.h>, <stddef.h>, <stdint.h>, <string.h>,
- * <math.h>) and the usual companions of a user's translation unit
- * (<assert.h>, <errno.h>, <stdio.h>, main) may declare. */
+/* Names generated C must not take: keywords of C11, C23 and C++20, what
+ * the headers the generated code includes (opr/opr.h with <stdatomic.h>,
+ * <stdbool.h>, <stddef.h>, <stdint.h>, <string.h>, <math.h>) declare, the
+ * macros GNU modes predefine (linux, unix), and the usual macros of a
+ * caller's translation unit (<assert.h>, <errno.h>, <stdio.h>,
+ * <stdlib.h>, <limits.h>, <float.h>, NDEBUG) and main. */
 #include "emit_c_names.h"
 
 #include <pthread.h>
@@ -34,13 +35,32 @@ static const char *const breaking[] = {
     "NULL", "offsetof", "size_t", "ptrdiff_t", "max_align_t", "unreachable",
     "assert", "errno", "EDOM", "ERANGE", "EILSEQ", "stdin", "stdout",
     "stderr", "EOF", "FILE", "BUFSIZ", "SEEK_SET", "SEEK_CUR", "SEEK_END",
-    "noreturn", "complex", "imaginary",
+    "noreturn", "complex", "imaginary", "nullptr_t", "FILENAME_MAX",
+    "FOPEN_MAX", "L_tmpnam", "TMP_MAX", "NDEBUG",
+    /* GNU modes predefine these */
+    "linux", "unix", "i386",
+    /* <stdlib.h>, <limits.h>, <float.h>: common in a caller's file */
+    "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX", "CHAR_BIT",
+    "SCHAR_MIN", "SCHAR_MAX", "UCHAR_MAX", "CHAR_MIN", "CHAR_MAX",
+    "MB_LEN_MAX", "SHRT_MIN", "SHRT_MAX", "USHRT_MAX", "INT_MIN", "INT_MAX",
+    "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "LLONG_MIN",
+    "LLONG_MAX", "ULLONG_MAX", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+    "FLT_RADIX", "FLT_DIG", "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "DBL_DIG",
+    "LDBL_MAX", "LDBL_MIN", "LDBL_EPSILON",
+    /* <errno.h> (POSIX) */
+    "EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC",
+    "EBADF", "ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "EBUSY",
+    "EEXIST", "EXDEV", "ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE",
+    "EMFILE", "ENOTTY", "EFBIG", "ENOSPC", "ESPIPE", "EROFS", "EMLINK",
+    "EPIPE", "ENOSYS", "ENOTSUP", "EOVERFLOW", "ETIMEDOUT",
     /* <stdint.h> */
     "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "INTPTR_MIN",
     "INTPTR_MAX", "UINTPTR_MAX", "INTMAX_MIN", "INTMAX_MAX", "UINTMAX_MAX",
     "PTRDIFF_MIN", "PTRDIFF_MAX", "SIZE_MAX", "SIG_ATOMIC_MIN",
     "SIG_ATOMIC_MAX", "WCHAR_MIN", "WCHAR_MAX", "WINT_MIN", "WINT_MAX",
-    "INTMAX_C", "UINTMAX_C",
+    "INTMAX_C", "UINTMAX_C", "SIZE_WIDTH", "PTRDIFF_WIDTH",
+    "SIG_ATOMIC_WIDTH", "WCHAR_WIDTH", "WINT_WIDTH", "INTPTR_WIDTH",
+    "UINTPTR_WIDTH", "INTMAX_WIDTH", "UINTMAX_WIDTH",
     /* <math.h> macros and types */
     "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "INFINITY", "NAN", "FP_INFINITE",
     "FP_NAN", "FP_NORMAL", "FP_SUBNORMAL", "FP_ZERO", "FP_FAST_FMA",
@@ -48,7 +68,9 @@ static const char *const breaking[] = {
     "MATH_ERRNO", "MATH_ERREXCEPT", "math_errhandling", "fpclassify",
     "isfinite", "isinf", "isnan", "isnormal", "signbit", "isgreater",
     "isgreaterequal", "isless", "islessequal", "islessgreater",
-    "isunordered", "float_t", "double_t",
+    "isunordered", "float_t", "double_t", "M_E", "M_LOG2E", "M_LOG10E",
+    "M_LN2", "M_LN10", "M_PI", "M_PI_2", "M_PI_4", "M_1_PI", "M_2_PI",
+    "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "MAXFLOAT", "HUGE",
     /* <stdatomic.h> */
     "memory_order", "memory_order_relaxed", "memory_order_consume",
     "memory_order_acquire", "memory_order_release", "memory_order_acq_rel",
