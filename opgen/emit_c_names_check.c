@@ -34,12 +34,22 @@ typedef struct name_set {
   size_t count, cap; /* cap: a power of two, or 0 */
 } name_set;
 
+/* Eight bytes a step: a corpus run hashes some 50,000 names. The value
+ * never reaches the output (only whether a name is present does). */
 static uint64_t name_hash(const char *s) {
-  uint64_t h = 14695981039346656037u; /* FNV-1a */
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
-  h ^= h >> 33; /* FNV's low bits mix poorly: a finalizer */
+  size_t n = strlen(s);
+  uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
+  for (; n >= 8; s += 8, n -= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+  }
+  w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+  h ^= h >> 29;
   h *= 0xff51afd7ed558ccdu;
-  return h ^ (h >> 33);
+  return h ^ (h >> 32);
 }
 
 /* The slot of name (hash h): its own, or the empty one it would take. */

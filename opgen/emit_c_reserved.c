@@ -210,7 +210,7 @@ bool og_c_in_runtime_namespace(const char *name) {
 
 bool og_c_reserved_spelling(const char *name) {
   if (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z') return true;
-  for (const char *p = name; *p; p++)
-    if (p[0] == '_' && p[1] == '_') return true;
+  for (const char *p = strchr(name, '_'); p; p = strchr(p + 1, '_'))
+    if (p[1] == '_') return true;
   return false;
 }
