@@ -459,6 +459,7 @@ static void cpp_keywords_as_spec_names_are_mangled(void **state) {
              "  attr typename: type;\n"
              "  attr delete: {'a', 'b'} = 'a';\n"
              "  attr and: list(int) = [1];\n"
+             "  attr class: int = 2;\n"
              "  input this: typename;\n"
              "  input namespace: float;\n"
              "  output delete_: float;\n"
