@@ -217,12 +217,14 @@ static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
     item_name(it, "the default list", og_cn_attr(f, op, a, OG_CN_DEFAULT));
     for (size_t i = 0; i < v->u.list.count; i++)
       if (a->type.kind == OG_ATTR_SHAPE)
-        item_name(it, "a default's dims", og_cn_default_item(f, op, a, false, i));
+        item_name(it, "a default's dims",
+                  og_cn_default_item(f, op, a, false, i));
       else if (a->type.kind == OG_ATTR_TENSOR)
         tensor_names(it, f, og_cn_default_item(f, op, a, true, i));
   }
   if (!a->type.is_list && a->type.kind == OG_ATTR_SHAPE)
-    item_name(it, "the default's dims", og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
+    item_name(it, "the default's dims",
+              og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
   if (!a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
     tensor_names(it, f, og_cn_attr(f, op, a, OG_CN_DEFAULT_TENSOR));
 }
@@ -306,11 +308,13 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
  * reserved. False when the file's names need not be looked at. */
 static bool check_package(run *r, const og_c_file *f) {
   const char *p = f->prefix;
-  bool opr = strlen(p) >= 3 && og_ascii_ieq(p, 3, "opr") && (!p[3] || p[3] == '_');
+  bool opr = strlen(p) >= 3 && og_ascii_ieq(p, 3, "opr") &&
+             (!p[3] || p[3] == '_');
   bool reserved = p[0] == '_' || p[strlen(p) - 1] == '_' || strstr(p, "__");
   if (!opr && !reserved) return true;
   claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f, .pos = &f->package_pos};
+             .what = "the register function", .file = f,
+             .pos = &f->package_pos};
   report(r, &c, NULL,
          opr ? "is in the runtime's namespace (opr_, OPR_); choose another "
                "package"
@@ -333,7 +337,7 @@ static void file_names(run *r, const og_c_file *f) {
       report(r, &c, &r->claims[id], NULL);
       return; /* its guards would only say so again */
     }
-    claim_name(r, c, false);
+    claim_name(r, c, false); /* no identifier has a '.': cannot fail */
   }
   item_ctx it = {r, {.file = f, .pos = &f->package_pos}, false};
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
@@ -364,7 +368,8 @@ static void check_file(run *r, const og_c_file *f) {
   file_names(r, f);
   if (!check_package(r, f)) return;
   claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f, .pos = &f->package_pos};
+             .what = "the register function", .file = f,
+             .pos = &f->package_pos};
   claim_name(r, c, true);
   /* In source order, so that a clash is reported at the later name. */
   const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
@@ -500,10 +505,13 @@ static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
     n.in = names_for(f, op->ninputs), n.in_count = names_for(f, op->ninputs);
     n.out = names_for(f, op->noutputs);
     n.out_count = names_for(f, op->noutputs);
-    n.param = names_for(f, op->nattrs), n.param_count = names_for(f, op->nattrs);
-    n.field = names_for(f, op->nattrs), n.field_count = names_for(f, op->nattrs);
+    n.param = names_for(f, op->nattrs);
+    n.param_count = names_for(f, op->nattrs);
+    n.field = names_for(f, op->nattrs);
+    n.field_count = names_for(f, op->nattrs);
     n.kernel_type = names_for(f, op->nattrs);
-    n.host_in = names_for(f, op->ninputs), n.host_out = names_for(f, op->noutputs);
+    n.host_in = names_for(f, op->ninputs);
+    n.host_out = names_for(f, op->noutputs);
     wrapper_scope(&s, op, &n);
     member_scopes(&s, op, &n);
     og_c_cache_set_scoped(f, op, &n);
