@@ -128,6 +128,12 @@ int og_cmd_check(int argc, char **argv) {
   if (status) return status < 0 ? OG_EXIT_OK : status;
   og_model *m;
   status = og_cli_compile(a.files, a.nfiles, &m);
+  if (status == OG_EXIT_OK) {
+    og_diag_printer printer = {stderr, NULL};
+    og_diag diag;
+    og_diag_init(&diag, NULL, og_diag_print_sink, &printer);
+    if (!og_emit_c_check(m, &diag)) status = OG_EXIT_INVALID;
+  }
   og_model_free(m);
   return status;
 }

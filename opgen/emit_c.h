@@ -15,4 +15,8 @@
 bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
                og_diag *diag);
 
+/* Only the checks of og_emit_c (the generated names), for `opgen check`:
+ * a spec that check accepts is one gen accepts. */
+bool og_emit_c_check(const og_model *m, og_diag *diag);
+
 #endif

@@ -2,7 +2,6 @@
 #include "emit_c_internal.h"
 
 #include "ascii.h"
-#include "tf_import.h" /* og_tf_snake_case */
 #include "version.h"
 
 #include <stdint.h>
@@ -13,6 +12,7 @@
 typedef struct op_slot {
   const og_op *op;
   const char *name;
+  og_cn_scoped scoped; /* set by og_cn_check_run */
   og_c_params params;
   bool has_params;
 } op_slot;
@@ -35,11 +35,6 @@ static op_slot *find_slot(const og_c_file *f, const og_op *op) {
       return c->slots[i].op ? &c->slots[i] : NULL;
 }
 
-static const char *compute_op_name(const og_c_file *f, const og_op *op) {
-  return og_arena_printf(f->arena, "%s_%s", f->prefix,
-                         og_tf_snake_case(f->arena, op->name));
-}
-
 void og_c_cache_init(og_c_file *f) {
   struct og_c_cache *c = og_arena_alloc(f->arena, sizeof *c);
   size_t n = 16;
@@ -50,52 +45,24 @@ void og_c_cache_init(og_c_file *f) {
     size_t i = slot_hash(f->ops[k], c->mask);
     while (c->slots[i].op && c->slots[i].op != f->ops[k]) i = (i + 1) & c->mask;
     c->slots[i].op = f->ops[k];
-    c->slots[i].name = compute_op_name(f, f->ops[k]);
+    c->slots[i].name = og_c_compute_op_name(f, f->ops[k]);
   }
   f->cache = c;
 }
 
 const char *og_c_op_name(const og_c_file *f, const og_op *op) {
   const op_slot *s = find_slot(f, op);
-  return s ? s->name : compute_op_name(f, op);
+  return s ? s->name : og_c_compute_op_name(f, op);
 }
 
-const char *og_c_upper(const og_c_file *f, const char *s) {
-  char *u = og_arena_strdup(f->arena, s);
-  for (char *p = u; *p; p++) *p = (char)og_to_upper((unsigned char)*p);
-  return u;
+void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
+                           const og_cn_scoped *n) {
+  op_slot *s = find_slot(f, op);
+  if (s) s->scoped = *n;
 }
 
-/* C keywords and the fixed parameter names of generated functions. */
-static const char *const reserved[] = {
-    "auto",     "break",    "case",     "char",   "const",    "continue",
-    "default",  "do",       "double",   "else",   "enum",     "extern",
-    "float",    "for",      "goto",     "if",     "inline",   "int",
-    "long",     "register", "restrict", "return", "short",    "signed",
-    "sizeof",   "static",   "struct",   "switch", "typedef",  "union",
-    "unsigned", "void",     "volatile", "while",  "bool",     "true",
-    "false",    "ctx",      "attrs",
-};
-
-const char *og_c_ident(const og_c_file *f, const char *name) {
-  size_t len = 0;
-  while (len < 9 && name[len]) len++;
-  if (len > 8) return name; /* longer than any reserved word */
-  for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-    if (name[0] == reserved[i][0] && strcmp(name, reserved[i]) == 0)
-      return og_arena_printf(f->arena, "%s_", name);
-  return name;
-}
-
-const char *og_c_file_name(const og_c_file *f, const char *suffix) {
-  return og_arena_printf(f->arena, "%s%s", f->stem, suffix);
-}
-
-const char *og_c_guard(const og_c_file *f, const char *suffix) {
-  char *g = (char *)og_c_upper(f, og_c_file_name(f, suffix));
-  for (char *p = g; *p; p++)
-    if (!og_is_alnum((unsigned char)*p)) *p = '_';
-  return og_is_digit((unsigned char)g[0]) ? og_arena_printf(f->arena, "OPR_%s", g) : g;
+const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op) {
+  return &find_slot(f, op)->scoped;
 }
 
 bool og_c_attr_required(const og_attr *a) {
@@ -116,30 +83,6 @@ bool og_c_attr_is_enum(const og_attr *a) {
   return a->type.kind == OG_ATTR_STRING && !a->type.is_list && a->allowed;
 }
 
-/* The enumerator suffix for a string value: upper case, anything but
- * letters and digits as '_'. */
-static char *enum_suffix(og_arena *arena, const og_bytes *v) {
-  if (v->len == 0) return og_arena_strdup(arena, "EMPTY");
-  char *s = og_arena_strndup(arena, v->ptr, v->len);
-  for (char *p = s; *p; p++)
-    *p = og_is_alnum((unsigned char)*p) ? (char)og_to_upper((unsigned char)*p)
-                                        : '_';
-  return s;
-}
-
-const char *og_c_enumerator(const og_c_file *f, const og_op *op,
-                            const og_attr *a, size_t i) {
-  const og_value *items = a->allowed->u.list.items;
-  const char *base = og_c_upper(
-      f, og_arena_printf(f->arena, "%s_%s", og_c_op_name(f, op), a->name));
-  const char *suffix = enum_suffix(f->arena, &items[i].u.s);
-  /* Two values that spell the same suffix ('a b', 'a-b') get the index. */
-  for (size_t j = 0; j < a->allowed->u.list.count; j++)
-    if (j != i && strcmp(enum_suffix(f->arena, &items[j].u.s), suffix) == 0)
-      return og_arena_printf(f->arena, "%s_%s_%zu", base, suffix, i);
-  return og_arena_printf(f->arena, "%s_%s", base, suffix);
-}
-
 static const char *scalar_ctype(og_attr_kind k) {
   switch (k) {
   case OG_ATTR_STRING: return "const char *";
@@ -157,7 +100,7 @@ static const char *scalar_ctype(og_attr_kind k) {
 const char *og_c_attr_ctype(const og_c_file *f, const og_op *op,
                             const og_attr *a) {
   if (og_c_attr_is_enum(a))
-    return og_arena_printf(f->arena, "%s_%s", og_c_op_name(f, op), a->name);
+    return og_cn_attr(f, op, a, OG_CN_ENUM);
   if (a->type.is_list && a->type.kind == OG_ATTR_STRING) return "opr_str";
   return scalar_ctype(a->type.kind);
 }
@@ -215,10 +158,11 @@ void og_c_comment_text(og_writer *w, const char *p, size_t n) {
   size_t start = 0;
   for (size_t i = 0; i + 1 < n; i++) {
     bool closes = p[i] == '*' && p[i + 1] == '/';
+    bool opens = p[i] == '/' && p[i + 1] == '*'; /* -Wcomment */
     bool trigraph = p[i] == '?' && p[i + 1] == '?';
-    if (!closes && !trigraph) continue;
+    if (!closes && !opens && !trigraph) continue;
     og_w_write(w, p + start, i + 1 - start);
-    og_w_puts(w, " "); /* "* /", "? ?" */
+    og_w_puts(w, " "); /* "* /", "/ *", "? ?" */
     start = i + 1;
   }
   og_w_write(w, p + start, n - start);
@@ -310,9 +254,9 @@ static void add_param(const og_c_file *f, og_c_params *p, size_t *cap,
 
 /* A list parameter is a pointer and a count. */
 static void add_list_param(const og_c_file *f, og_c_params *p, size_t *cap,
-                           const char *elem, const char *name) {
+                           const char *elem, const char *name,
+                           const char *count) {
   add_param(f, p, cap, og_arena_printf(f->arena, "%s*%s", elem, name), name);
-  const char *count = og_arena_printf(f->arena, "%s_count", name);
   add_param(f, p, cap, og_arena_printf(f->arena, "size_t %s", count), count);
 }
 
@@ -340,40 +284,43 @@ og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op) {
 }
 
 static og_c_params compute_params(const og_c_file *f, const og_op *op) {
+  const og_cn_scoped *n = og_c_scoped(f, op);
   og_c_params p = {0};
   size_t cap = 0;
   add_param(f, &p, &cap, "opr_context *ctx", "ctx");
   for (size_t i = 0; i < op->ninputs; i++) {
-    const char *name = og_c_ident(f, op->inputs[i].name);
     if (og_c_arg_is_list(&op->inputs[i]))
-      add_list_param(f, &p, &cap, "const opr_tensor *const ", name);
+      add_list_param(f, &p, &cap, "const opr_tensor *const ", n->in[i],
+                     n->in_count[i]);
     else
       add_param(f, &p, &cap,
-                og_arena_printf(f->arena, "const opr_tensor *%s", name), name);
+                og_arena_printf(f->arena, "const opr_tensor *%s", n->in[i]),
+                n->in[i]);
   }
   for (size_t i = 0; i < op->nattrs; i++) {
     const og_attr *a = &op->attrs[i];
     if (!og_c_attr_required(a)) continue;
-    const char *name = og_c_ident(f, a->name);
     const char *type = with_space(f, og_c_attr_ctype(f, op, a));
     if (a->type.is_list)
-      add_list_param(f, &p, &cap, og_c_list_elem(f, type), name);
+      add_list_param(f, &p, &cap, og_c_list_elem(f, type), n->param[i],
+                     n->param_count[i]);
     else
-      add_param(f, &p, &cap, og_arena_printf(f->arena, "%s%s", type, name),
-                name);
+      add_param(f, &p, &cap,
+                og_arena_printf(f->arena, "%s%s", type, n->param[i]),
+                n->param[i]);
   }
   if (og_c_has_attrs_struct(op))
     add_param(f, &p, &cap,
-              og_arena_printf(f->arena, "const %s_attrs *attrs",
-                              og_c_op_name(f, op)),
+              og_arena_printf(f->arena, "const %s *attrs",
+                              og_cn_op(f, op, OG_CN_ATTRS)),
               "attrs");
   for (size_t i = 0; i < op->noutputs; i++) {
-    const char *name = og_c_ident(f, op->outputs[i].name);
     if (og_c_arg_is_list(&op->outputs[i]))
-      add_list_param(f, &p, &cap, "opr_tensor *", name);
+      add_list_param(f, &p, &cap, "opr_tensor *", n->out[i], n->out_count[i]);
     else
-      add_param(f, &p, &cap, og_arena_printf(f->arena, "opr_tensor **%s", name),
-                name);
+      add_param(f, &p, &cap,
+                og_arena_printf(f->arena, "opr_tensor **%s", n->out[i]),
+                n->out[i]);
   }
   return p;
 }

@@ -81,6 +81,7 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
                       const og_attr *a) {
   const char *type = og_c_attr_ctype(f, op, a);
   og_w_line(w, "/* The values of %s's attr '%s'. */", op->name, a->name);
+  const char **enumerators = og_c_enumerators(f, op, a);
   og_w_line(w, "typedef enum %s {", type);
   og_w_indent(w);
   for (size_t i = 0; i < a->allowed->u.list.count; i++) {
@@ -90,7 +91,7 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
     size_t shown = og_c_string_fits(v->len) ? v->len : 60; /* a comment */
     og_c_string(&lit, v->ptr, shown);
     if (shown < v->len) og_w_printf(&lit, "... (%zu bytes)", v->len);
-    og_w_printf(w, "%s, /* ", og_c_enumerator(f, op, a, i));
+    og_w_printf(w, "%s, /* ", enumerators[i]);
     og_c_comment_text(w, lit.buf, lit.len);
     og_w_line(w, " */");
     og_writer_free(&lit);
@@ -101,15 +102,17 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
 }
 
 static void struct_field(og_writer *w, const og_c_file *f, const og_op *op,
-                         const og_attr *a) {
-  const char *name = og_c_ident(f, a->name);
+                         size_t index) {
+  const og_attr *a = &op->attrs[index];
+  const og_cn_scoped *n = og_c_scoped(f, op);
+  const char *name = n->field[index];
   const char *type = og_c_attr_ctype(f, op, a);
   og_c_comment(w, og_arena_printf(f->arena, "%s%s%s", attr_text(f, a),
                                    a->description[0] ? ". " : "",
                                    a->description));
   if (a->type.is_list) {
     og_w_line(w, "%s*%s;", og_c_list_elem(f, type), name);
-    og_w_line(w, "size_t %s_count;", name);
+    og_w_line(w, "size_t %s;", n->field_count[index]);
   } else {
     size_t n = strlen(type);
     og_w_line(w, "%s%s%s;", type, n && type[n - 1] == '*' ? "" : " ", name);
@@ -117,17 +120,17 @@ static void struct_field(og_writer *w, const og_c_file *f, const og_op *op,
 }
 
 static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
+  const char *name = og_cn_op(f, op, OG_CN_ATTRS);
   og_c_default_decls(w, f, op);
   og_w_line(w, "/* The optional attrs of %s; NULL means all defaults. */",
             op->name);
-  og_w_line(w, "typedef struct %s_attrs {", name);
+  og_w_line(w, "typedef struct %s {", name);
   og_w_indent(w);
   for (size_t i = 0; i < op->nattrs; i++)
     if (og_c_attr_optional(&op->attrs[i]))
-      struct_field(w, f, op, &op->attrs[i]);
+      struct_field(w, f, op, i);
   og_w_dedent(w);
-  og_w_line(w, "} %s_attrs;", name);
+  og_w_line(w, "} %s;", name);
   og_w_newline(w);
   og_w_line(w, "/* The defaults of the spec, in field order. */");
   /* Rendered first, to choose between one line and one field a line. */
@@ -139,10 +142,9 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
     og_w_puts(&init, nfields++ ? "\n" : "");
     og_c_field_default(&init, f, op, &op->attrs[i]);
   }
-  const char *macro = og_arena_printf(f->arena, "#define %s_ATTRS_DEFAULT",
-                                      og_c_upper(f, name));
-  if (strlen(macro) + init.len + nfields + 3 <= 80) {
-    og_w_printf(w, "%s {", macro);
+  const char *macro = og_cn_op(f, op, OG_CN_ATTRS_DEFAULT);
+  if (strlen("#define ") + strlen(macro) + init.len + nfields + 3 <= 80) {
+    og_w_printf(w, "#define %s {", macro);
     for (const char *p = init.buf; *p;) {
       size_t n = strcspn(p, "\n");
       og_w_printf(w, "%s%.*s", p == init.buf ? "" : ", ", (int)n, p);
@@ -150,7 +152,7 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
     }
     og_w_line(w, "}");
   } else {
-    og_w_line(w, "%s \\", macro);
+    og_w_line(w, "#define %s \\", macro);
     og_w_line(w, "  { \\");
     for (const char *p = init.buf; *p;) {
       size_t n = strcspn(p, "\n");
@@ -172,7 +174,7 @@ static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
       enum_decl(w, f, op, &op->attrs[i]);
   if (og_c_has_attrs_struct(op)) attrs_struct(w, f, op);
   og_w_line(w, "/* The registration table of %s. */", op->name);
-  og_w_line(w, "extern const opr_op_def %s_def;", name);
+  og_w_line(w, "extern const opr_op_def %s;", og_cn_op(f, op, OG_CN_DEF));
   og_w_newline(w);
   if (op->shape_fn) {
     og_w_line(w, "/* The shape function of %s (shape_fn in the spec), "
@@ -200,9 +202,9 @@ static bool needs_math(const og_c_file *f) {
 }
 
 void og_emit_c_header(const og_c_file *f, og_writer *w) {
-  const char *guard = og_c_guard(f, "_ops.h");
+  const char *guard = og_cn_file(f, OG_CN_OPS_H_GUARD);
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: typed wrappers for the ops of %s.",
-                                    og_c_file_name(f, "_ops.h"), f->spec));
+                                    og_cn_file(f, OG_CN_OPS_H), f->spec));
   og_w_line(w, "#ifndef %s", guard);
   og_w_line(w, "#define %s", guard);
   og_w_newline(w);
@@ -218,7 +220,7 @@ void og_emit_c_header(const og_c_file *f, og_writer *w) {
   og_w_line(w, "#endif");
   og_w_newline(w);
   og_w_line(w, "/* Registers every op of %s (idempotent). */", f->spec);
-  og_w_line(w, "opr_status %s_register_ops(void);", f->prefix);
+  og_w_line(w, "opr_status %s(void);", og_cn_file(f, OG_CN_REGISTER_OPS));
   og_w_newline(w);
   for (size_t i = 0; i < f->nops; i++) op_decls(w, f, f->ops[i]);
   og_w_line(w, "#ifdef __cplusplus");

@@ -3,11 +3,12 @@
 #ifndef OPGEN_EMIT_C_INTERNAL_H
 #define OPGEN_EMIT_C_INTERNAL_H
 
+#include "emit_c_names.h"
 #include "model.h"
 #include "writer.h"
 
 /* The ops of one spec file, sorted by name. */
-typedef struct og_c_file {
+struct og_c_file {
   og_arena *arena;   /* scratch for names, freed after emitting */
   const char *path;  /* the spec file as given */
   const char *spec;  /* its base name, for banners */
@@ -15,8 +16,9 @@ typedef struct og_c_file {
   const char *prefix;
   const og_op **ops;
   size_t nops;
+  og_srcpos package_pos;    /* line 0: no `package` statement */
   struct og_c_cache *cache; /* per-op names, see og_c_cache_init */
-} og_c_file;
+};
 
 /* Builds f->cache (in f->arena) once f->ops is final: the emitters ask
  * for an op's C name and wrapper parameters many times each, and
@@ -27,19 +29,15 @@ void og_emit_c_header(const og_c_file *f, og_writer *w);
 void og_emit_c_source(const og_c_file *f, og_writer *w);
 void og_emit_c_kernels(const og_c_file *f, og_writer *w);
 
-/* "demo_zero_out": the prefix and the op's snake_case name. */
+/* "demo_zero_out": the prefix and the op's snake_case name (cached). */
 const char *og_c_op_name(const og_c_file *f, const og_op *op);
-/* Include guard for "<stem><suffix>": upper case, other than letters and
- * digits as '_'. */
-const char *og_c_guard(const og_c_file *f, const char *suffix);
+const char *og_c_compute_op_name(const og_c_file *f, const og_op *op);
 /* Upper-cased copy ("DEMO_ZERO_OUT"). */
 const char *og_c_upper(const og_c_file *f, const char *s);
-/* A spec name as a C identifier: itself, or with '_' appended when it is
- * a C keyword or a name the generated function already uses. */
-const char *og_c_ident(const og_c_file *f, const char *name);
-/* "<stem>_ops.h" and friends: named after the spec file, so that build
- * systems know the outputs without reading the spec. */
-const char *og_c_file_name(const og_c_file *f, const char *suffix);
+/* The op's parameter and member names (og_cn_check_run sets them). */
+void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
+                           const og_cn_scoped *n);
+const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op);
 
 /* An attr is a wrapper parameter when the caller must give it (no
  * default, not inferred), an attrs-struct field when it is optional, and
@@ -49,9 +47,9 @@ bool og_c_attr_optional(const og_attr *a);
 bool og_c_has_attrs_struct(const og_op *op);
 /* String attrs with allowed values become C enums. */
 bool og_c_attr_is_enum(const og_attr *a);
-/* Enumerator for allowed value i ("DEMO_PAD_MODE_REFLECT"). */
-const char *og_c_enumerator(const og_c_file *f, const og_op *op,
-                            const og_attr *a, size_t i);
+/* The enumerators of the allowed values, in order ("DEMO_PAD_MODE_REFLECT"). */
+const char **og_c_enumerators(const og_c_file *f, const og_op *op,
+                              const og_attr *a);
 /* The C type of an attr (of one element for lists) in the wrapper API. */
 const char *og_c_attr_ctype(const og_c_file *f, const og_op *op,
                             const og_attr *a);
@@ -89,6 +87,10 @@ void og_c_default_defs(og_writer *w, const og_c_file *f, const og_op *op);
  * the value ("0"; lists: "..., 2" with x and x_count named). */
 void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
                         const og_attr *a);
+/* An optional scalar string or func default too long for one C string
+ * literal (its text, in *text): the header's defaults macro names an
+ * extern array (OG_CN_DEFAULT_TEXT) instead. */
+bool og_c_long_default_text(const og_attr *a, og_bytes *text);
 /* The name of the static opr_attr_value holding attr a's default in the
  * source (defined by og_c_default_defs). */
 const char *og_c_default_name(const og_c_file *f, const og_op *op,
@@ -123,7 +125,8 @@ void og_c_string_or(og_writer *w, const char *name, const char *s,
 void og_c_doc_lines(og_writer *w, const char *text);
 /* A whole comment: one line when short, else a block. */
 void og_c_comment(og_writer *w, const char *text);
-/* Text inside a comment: "* /" for a terminator, "? ?" for a trigraph. */
+/* Text inside a comment: "* /" for a terminator, "/ *" for an opener,
+ * "? ?" for a trigraph. */
 void og_c_comment_text(og_writer *w, const char *p, size_t n);
 /* "OPR_DTYPE_BIT(OPR_DT_FLOAT) | ..." for a set, or "0". */
 void og_c_dtype_set(og_writer *w, og_dtype_set set);

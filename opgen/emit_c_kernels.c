@@ -18,17 +18,15 @@ static void accessor_end(og_writer *w) {
 }
 
 static void input_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
   for (size_t i = 0; i < op->ninputs; i++) {
-    const char *fn = og_arena_printf(f->arena, "%s_input_%s", name,
-                                     op->inputs[i].name);
+    const char *fn = og_cn_arg(f, op, &op->inputs[i], OG_CN_INPUT);
     if (!og_c_arg_is_list(&op->inputs[i])) {
       accessor_head(w, "const opr_tensor *", fn, "const opr_kernel_ctx *k");
       og_w_line(w, "return k->call->inputs[%zu].tensors[0];", i);
       accessor_end(w);
       continue;
     }
-    accessor_head(w, "size_t", og_arena_printf(f->arena, "%s_count", fn),
+    accessor_head(w, "size_t", og_cn_arg(f, op, &op->inputs[i], OG_CN_INPUT_COUNT),
                   "const opr_kernel_ctx *k");
     og_w_line(w, "return k->call->inputs[%zu].count;", i);
     accessor_end(w);
@@ -76,15 +74,14 @@ static void attr_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
       [OG_ATTR_STRING] = "s", [OG_ATTR_INT] = "i",      [OG_ATTR_FLOAT] = "f",
       [OG_ATTR_BOOL] = "b",   [OG_ATTR_TYPE] = "type",  [OG_ATTR_SHAPE] = "shape",
       [OG_ATTR_TENSOR] = "tensor", [OG_ATTR_FUNC] = "func"};
-  const char *name = og_c_op_name(f, op);
   for (size_t i = 0; i < op->nattrs; i++) {
     const og_attr *a = &op->attrs[i];
-    const char *fn = og_arena_printf(f->arena, "%s_attr_%s", name, a->name);
+    const char *fn = og_cn_attr(f, op, a, OG_CN_ACCESSOR);
     const char *type = og_c_attr_ctype(f, op, a);
     if (og_c_attr_is_enum(a)) {
       enum_accessor(w, f, op, i, fn);
     } else if (a->type.is_list) {
-      accessor_head(w, "size_t", og_arena_printf(f->arena, "%s_count", fn),
+      accessor_head(w, "size_t", og_cn_attr(f, op, a, OG_CN_ACCESSOR_COUNT),
                     "const opr_kernel_ctx *k");
       og_w_line(w, "return k->call->attrs[%zu].u.list.count;", i);
       accessor_end(w);
@@ -104,19 +101,16 @@ static void attr_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 static void output_accessors(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
   for (size_t i = 0; i < op->noutputs; i++) {
     const og_arg *arg = &op->outputs[i];
     bool list = og_c_arg_is_list(arg);
     if (list) {
-      accessor_head(w, "size_t",
-                    og_arena_printf(f->arena, "%s_output_%s_count", name, arg->name),
+      accessor_head(w, "size_t", og_cn_arg(f, op, arg, OG_CN_OUTPUT_COUNT),
                     "const opr_kernel_ctx *k");
       og_w_line(w, "return opr_output_count(k->call, %zu);", i);
       accessor_end(w);
     }
-    accessor_head(w, "opr_status",
-                  og_arena_printf(f->arena, "%s_alloc_%s", name, arg->name),
+    accessor_head(w, "opr_status", og_cn_arg(f, op, arg, OG_CN_ALLOC),
                   list ? "opr_kernel_ctx *k, size_t i, int rank, "
                          "const int64_t *dims, opr_tensor **out"
                        : "opr_kernel_ctx *k, int rank, const int64_t *dims,\n"
@@ -137,8 +131,7 @@ static void types_macro(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_line(w, "/* The types %s's attr %s may take, as X(ID, C type): expand a "
                "kernel body once per type. */",
             op->name, a->name);
-  og_w_printf(w, "#define %s_%s_TYPES(X)", og_c_upper(f, og_c_op_name(f, op)),
-              og_c_upper(f, a->name));
+  og_w_printf(w, "#define %s(X)", og_cn_attr(f, op, a, OG_CN_TYPES));
   for (int dt = 1; dt < OG_DT_COUNT; dt++)
     if (!a->allowed_types || (a->allowed_types & OG_DTYPE_BIT(dt)))
       og_w_printf(w, " \\\n  X(%s, %s)", og_dtype_enum_id((og_dtype)dt),
@@ -148,30 +141,32 @@ static void types_macro(og_writer *w, const og_c_file *f, const og_op *op,
 }
 
 static void kernel_struct(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
-  og_w_line(w, "/* A kernel of %s, for %s_register_kernel. */", op->name, name);
-  og_w_line(w, "typedef struct %s_kernel {", name);
+  const char *name = og_cn_op(f, op, OG_CN_KERNEL);
+  const og_cn_scoped *n = og_c_scoped(f, op);
+  og_w_line(w, "/* A kernel of %s, for %s. */", op->name,
+            og_cn_op(f, op, OG_CN_REGISTER_KERNEL));
+  og_w_line(w, "typedef struct %s {", name);
   og_w_indent(w);
   og_w_line(w, "opr_kernel_fn fn;");
   og_w_line(w, "opr_device_kind device;");
   for (size_t i = 0; i < op->nattrs; i++)
     if (is_type_attr(&op->attrs[i]))
       og_w_line(w, "opr_dtype_set %s; /* types of %s it takes; 0: all */",
-                og_c_ident(f, op->attrs[i].name), op->attrs[i].name);
+                n->kernel_type[i], op->attrs[i].name);
   og_w_line(w, "int priority; /* the highest-priority match runs */");
   og_w_line(w, "const char *label;");
   if (op->ninputs + op->noutputs) {
     og_w_line(w, "struct { /* arguments kept in host memory on a device */");
     og_w_indent(w);
     for (size_t i = 0; i < op->ninputs; i++)
-      og_w_line(w, "bool %s;", og_c_ident(f, op->inputs[i].name));
+      og_w_line(w, "bool %s;", n->host_in[i]);
     for (size_t i = 0; i < op->noutputs; i++)
-      og_w_line(w, "bool %s;", og_c_ident(f, op->outputs[i].name));
+      og_w_line(w, "bool %s;", n->host_out[i]);
     og_w_dedent(w);
     og_w_line(w, "} host_memory;");
   }
   og_w_dedent(w);
-  og_w_line(w, "} %s_kernel;", name);
+  og_w_line(w, "} %s;", name);
   og_w_newline(w);
 }
 
@@ -191,10 +186,11 @@ static void long_names(og_writer *w, const og_c_file *f, const char *what,
 }
 
 static void host_marks(og_writer *w, const og_c_file *f, const char *what,
-                       const og_arg *args, size_t n) {
+                       const char *const *members, const og_arg *args,
+                       size_t n) {
   for (size_t i = 0; i < n; i++) {
     og_w_printf(w, "if (kernel->host_memory.%s) host[nhost++] = ",
-                og_c_ident(f, args[i].name));
+                members[i]);
     og_c_string_or(w, og_arena_printf(f->arena, "%s_name%zu", what, i),
                    args[i].name, strlen(args[i].name));
     og_w_line(w, ";");
@@ -202,10 +198,11 @@ static void host_marks(og_writer *w, const og_c_file *f, const char *what,
 }
 
 static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
+  const og_cn_scoped *n = og_c_scoped(f, op);
   size_t ntypes = count_type_attrs(op), nargs = op->ninputs + op->noutputs;
-  og_w_line(w, "static inline opr_status %s_register_kernel(", name);
-  og_w_line(w, "    const %s_kernel *kernel) {", name);
+  og_w_line(w, "static inline opr_status %s(",
+            og_cn_op(f, op, OG_CN_REGISTER_KERNEL));
+  og_w_line(w, "    const %s *kernel) {", og_cn_op(f, op, OG_CN_KERNEL));
   og_w_indent(w);
   og_c_string_static(w, "op_name", op->name, strlen(op->name));
   long_names(w, f, "input", op->inputs, op->ninputs);
@@ -219,7 +216,7 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
     og_w_line(w, "size_t nconstraints = 0;");
     for (size_t i = 0; i < op->nattrs; i++) {
       if (!is_type_attr(&op->attrs[i])) continue;
-      const char *id = og_c_ident(f, op->attrs[i].name);
+      const char *id = n->kernel_type[i];
       og_w_line(w, "if (kernel->%s) {", id);
       og_w_indent(w);
       og_w_puts(w, "constraints[nconstraints].attr = ");
@@ -234,8 +231,8 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
   if (nargs) {
     og_w_line(w, "const char *host[%zu];", nargs);
     og_w_line(w, "size_t nhost = 0;");
-    host_marks(w, f, "input", op->inputs, op->ninputs);
-    host_marks(w, f, "output", op->outputs, op->noutputs);
+    host_marks(w, f, "input", n->host_in, op->inputs, op->ninputs);
+    host_marks(w, f, "output", n->host_out, op->outputs, op->noutputs);
   }
   /* Plain assignments, not designated initializers or compound
    * literals: this function is compiled as C and as C++. */
@@ -276,14 +273,14 @@ static void op_kernel_decls(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 void og_emit_c_kernels(const og_c_file *f, og_writer *w) {
-  const char *guard = og_c_guard(f, "_kernels.h");
+  const char *guard = og_cn_file(f, OG_CN_KERNELS_H_GUARD);
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: for authors of kernels of the "
                                               "ops of %s.",
-                                    og_c_file_name(f, "_kernels.h"), f->spec));
+                                    og_cn_file(f, OG_CN_KERNELS_H), f->spec));
   og_w_line(w, "#ifndef %s", guard);
   og_w_line(w, "#define %s", guard);
   og_w_newline(w);
-  og_w_line(w, "#include \"%s\"", og_c_file_name(f, "_ops.h"));
+  og_w_line(w, "#include \"%s\"", og_cn_file(f, OG_CN_OPS_H));
   og_w_newline(w);
   og_w_line(w, "#include <string.h>");
   og_w_newline(w);

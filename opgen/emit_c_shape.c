@@ -492,7 +492,7 @@ static void declarations(og_writer *w, const shape_gen *g) {
 const char *og_c_shape_fn_name(const og_c_file *f, const og_op *op) {
   if (op->shape_fn) return op->shape_fn;
   if (!op->nshape_rules) return NULL;
-  return og_arena_printf(f->arena, "%s_shape", og_c_op_name(f, op));
+  return og_cn_op(f, op, OG_CN_SHAPE);
 }
 
 void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op) {

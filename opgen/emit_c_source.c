@@ -12,10 +12,10 @@ static const char *attr_ref(const og_c_file *f, const og_op *op,
 }
 
 static void arg_defs(og_writer *w, const og_c_file *f, const og_op *op,
-                     const char *what, const og_arg *args, size_t n) {
+                     og_cn_op_part what, const og_arg *args, size_t n) {
   if (!n) return;
-  og_w_line(w, "static const opr_arg_def %s_%s[%zu] = {", og_c_op_name(f, op),
-            what, n);
+  og_w_line(w, "static const opr_arg_def %s[%zu] = {", og_cn_op(f, op, what),
+            n);
   og_w_indent(w);
   for (size_t i = 0; i < n; i++) {
     const og_arg *a = &args[i];
@@ -37,8 +37,8 @@ static void arg_defs(og_writer *w, const og_c_file *f, const og_op *op,
 static void allowed_strings(og_writer *w, const og_c_file *f, const og_op *op,
                             const og_attr *a) {
   const og_value *list = a->allowed;
-  og_w_printf(w, "static const opr_str %s_%s_allowed[%zu] = {",
-              og_c_op_name(f, op), a->name, list->u.list.count);
+  og_w_printf(w, "static const opr_str %s[%zu] = {",
+              og_cn_attr(f, op, a, OG_CN_ALLOWED), list->u.list.count);
   for (size_t i = 0; i < list->u.list.count; i++) {
     const og_bytes *s = &list->u.list.items[i].u.s;
     og_w_puts(w, i ? ", {" : "{");
@@ -66,8 +66,8 @@ static void attr_def(og_writer *w, const og_c_file *f, const og_op *op,
     og_c_dtype_set(w, a->allowed_types);
   }
   if (a->allowed && a->type.kind == OG_ATTR_STRING)
-    og_w_printf(w, ",\n.allowed_strings = %s_%s_allowed, .nallowed_strings = %zu",
-                og_c_op_name(f, op), a->name, a->allowed->u.list.count);
+    og_w_printf(w, ",\n.allowed_strings = %s, .nallowed_strings = %zu",
+                og_cn_attr(f, op, a, OG_CN_ALLOWED), a->allowed->u.list.count);
   if (a->default_value)
     og_w_printf(w, ",\n.default_value = &%s", og_c_default_name(f, op, a));
   if (a->inferred) og_w_puts(w, ",\n.inferred = true");
@@ -82,8 +82,8 @@ static void attr_defs(og_writer *w, const og_c_file *f, const og_op *op) {
       allowed_strings(w, f, op, &op->attrs[i]);
   og_c_default_defs(w, f, op);
   if (!op->nattrs) return;
-  og_w_line(w, "static const opr_attr_def %s_attr_defs[%zu] = {",
-            og_c_op_name(f, op), op->nattrs);
+  og_w_line(w, "static const opr_attr_def %s[%zu] = {",
+            og_cn_op(f, op, OG_CN_ATTR_DEFS), op->nattrs);
   og_w_indent(w);
   for (size_t i = 0; i < op->nattrs; i++) attr_def(w, f, op, &op->attrs[i]);
   og_w_dedent(w);
@@ -93,7 +93,8 @@ static void attr_defs(og_writer *w, const og_c_file *f, const og_op *op) {
 /* The check: each input's count and dtypes (inferring the attrs they
  * give), then every attr. opr_invoke checks the output slots. */
 static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
-  og_w_line(w, "static opr_status %s_check(opr_call *call) {", og_c_op_name(f, op));
+  og_w_line(w, "static opr_status %s(opr_call *call) {",
+            og_cn_op(f, op, OG_CN_CHECK));
   og_w_indent(w);
   if (op->ninputs) og_w_line(w, "opr_status s;");
   for (size_t i = 0; i < op->ninputs; i++) {
@@ -120,10 +121,9 @@ static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
-  og_w_line(w, "static opr_op_state %s_state;", name);
+  og_w_line(w, "static opr_op_state %s;", og_cn_op(f, op, OG_CN_STATE));
   og_w_newline(w);
-  og_w_line(w, "const opr_op_def %s_def = {", name);
+  og_w_line(w, "const opr_op_def %s = {", og_cn_op(f, op, OG_CN_DEF));
   og_w_indent(w);
   og_w_puts(w, ".name = ");
   og_c_string(w, op->name, strlen(op->name));
@@ -132,36 +132,52 @@ static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
   og_c_string(w, op->summary, strlen(op->summary));
   og_w_line(w, ",");
   if (op->ninputs)
-    og_w_line(w, ".inputs = %s_input_defs, .ninputs = %zu,", name, op->ninputs);
+    og_w_line(w, ".inputs = %s, .ninputs = %zu,",
+              og_cn_op(f, op, OG_CN_INPUT_DEFS), op->ninputs);
   if (op->noutputs)
-    og_w_line(w, ".outputs = %s_output_defs, .noutputs = %zu,", name,
-              op->noutputs);
+    og_w_line(w, ".outputs = %s, .noutputs = %zu,",
+              og_cn_op(f, op, OG_CN_OUTPUT_DEFS), op->noutputs);
   if (op->nattrs)
-    og_w_line(w, ".attrs = %s_attr_defs, .nattrs = %zu,", name, op->nattrs);
+    og_w_line(w, ".attrs = %s, .nattrs = %zu,", og_cn_op(f, op, OG_CN_ATTR_DEFS),
+              op->nattrs);
   if (op->is_stateful) og_w_line(w, ".is_stateful = true,");
   if (op->is_commutative) og_w_line(w, ".is_commutative = true,");
   if (op->is_aggregate) og_w_line(w, ".is_aggregate = true,");
   if (op->allows_uninitialized_input)
     og_w_line(w, ".allows_uninitialized_input = true,");
-  og_w_line(w, ".check = %s_check,", name);
+  og_w_line(w, ".check = %s,", og_cn_op(f, op, OG_CN_CHECK));
   if (og_c_shape_fn_name(f, op))
     og_w_line(w, ".shape_fn = %s,", og_c_shape_fn_name(f, op));
-  og_w_line(w, ".state = &%s_state,", name);
+  og_w_line(w, ".state = &%s,", og_cn_op(f, op, OG_CN_STATE));
   og_w_dedent(w);
   og_w_line(w, "};");
 }
 
 /* Where the wrapper reads attr a: a parameter or a field of *attrs. */
-static const char *attr_source(const og_c_file *f, const og_attr *a) {
-  const char *id = og_c_ident(f, a->name);
-  return og_c_attr_required(a) ? id : og_arena_printf(f->arena, "attrs->%s", id);
+static const char *attr_source(const og_c_file *f, const og_op *op,
+                               const og_attr *a) {
+  size_t i = (size_t)(a - op->attrs);
+  const og_cn_scoped *n = og_c_scoped(f, op);
+  return og_c_attr_required(a)
+             ? n->param[i]
+             : og_arena_printf(f->arena, "attrs->%s", n->field[i]);
+}
+
+/* The count of a list attr, next to attr_source. */
+static const char *attr_count(const og_c_file *f, const og_op *op,
+                              const og_attr *a) {
+  size_t i = (size_t)(a - op->attrs);
+  const og_cn_scoped *n = og_c_scoped(f, op);
+  return og_c_attr_required(a)
+             ? n->param_count[i]
+             : og_arena_printf(f->arena, "attrs->%s", n->field_count[i]);
 }
 
 /* An enum attr must hold one of its enumerators before it indexes the
  * table of allowed strings. */
 static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
                        const og_attr *a) {
-  const char *src = attr_source(f, a);
+  const char *src = attr_source(f, op, a);
   og_w_line(w, "if ((unsigned)%s >= %zuu)", src, a->allowed->u.list.count);
   og_w_indent(w);
   og_w_line(w, "return opr_error(OPR_INVALID_ARGUMENT,");
@@ -184,18 +200,19 @@ static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
 
 static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
                        const og_attr *a) {
-  const char *src = attr_source(f, a);
+  const char *src = attr_source(f, op, a);
   const char *kind = og_c_attr_kind(a->type.kind);
   if (a->inferred) og_w_puts(w, "{.kind = OPR_ATTR_UNSET}");
   else if (a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
-    og_w_printf(w, "%s ? opr_attr_list(%s, %s, %s_count)\n"
+    og_w_printf(w, "%s ? opr_attr_list(%s, %s, %s)\n"
                    "    : (opr_attr_value){.kind = OPR_ATTR_UNSET}",
-                src, kind, src, src); /* NULL: the spec's default */
+                src, kind, src, attr_count(f, op, a)); /* NULL: the default */
   else if (a->type.is_list)
-    og_w_printf(w, "opr_attr_list(%s, %s, %s_count)", kind, src, src);
+    og_w_printf(w, "opr_attr_list(%s, %s, %s)", kind, src,
+                attr_count(f, op, a));
   else if (og_c_attr_is_enum(a))
-    og_w_printf(w, "{.kind = OPR_ATTR_STRING, .u.s = %s_%s_allowed[%s]}",
-                og_c_op_name(f, op), a->name, src);
+    og_w_printf(w, "{.kind = OPR_ATTR_STRING, .u.s = %s[%s]}",
+                og_cn_attr(f, op, a, OG_CN_ALLOWED), src);
   else if (a->type.kind == OG_ATTR_STRING || a->type.kind == OG_ATTR_FUNC)
     og_w_printf(w, "opr_attr_cstring(%s, %s)", kind, src);
   else if (a->type.kind == OG_ATTR_TENSOR)
@@ -209,12 +226,13 @@ static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
 }
 
 static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
+  const og_cn_scoped *n = og_c_scoped(f, op);
   if (op->ninputs) {
     og_w_printf(w, "const opr_input op_inputs[%zu] = {", op->ninputs);
     for (size_t i = 0; i < op->ninputs; i++) {
-      const char *id = og_c_ident(f, op->inputs[i].name);
+      const char *id = n->in[i];
       if (og_c_arg_is_list(&op->inputs[i]))
-        og_w_printf(w, "%s{%s, %s_count}", i ? ", " : "", id, id);
+        og_w_printf(w, "%s{%s, %s}", i ? ", " : "", id, n->in_count[i]);
       else
         og_w_printf(w, "%s{&%s, 1}", i ? ", " : "", id);
     }
@@ -233,9 +251,9 @@ static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
   if (op->noutputs) {
     og_w_printf(w, "opr_output op_outputs[%zu] = {", op->noutputs);
     for (size_t i = 0; i < op->noutputs; i++) {
-      const char *id = og_c_ident(f, op->outputs[i].name);
+      const char *id = n->out[i];
       if (og_c_arg_is_list(&op->outputs[i]))
-        og_w_printf(w, "%s{%s, %s_count}", i ? ", " : "", id, id);
+        og_w_printf(w, "%s{%s, %s}", i ? ", " : "", id, n->out_count[i]);
       else
         og_w_printf(w, "%s{%s, 1}", i ? ", " : "", id);
     }
@@ -249,8 +267,8 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op) {
   og_c_signature(w, "opr_status", name, &p, " {");
   og_w_indent(w);
   if (og_c_has_attrs_struct(op)) {
-    og_w_line(w, "static const %s_attrs op_defaults = %s_ATTRS_DEFAULT;", name,
-              og_c_upper(f, name));
+    og_w_line(w, "static const %s op_defaults = %s;",
+              og_cn_op(f, op, OG_CN_ATTRS), og_cn_op(f, op, OG_CN_ATTRS_DEFAULT));
     og_w_line(w, "if (!attrs) attrs = &op_defaults;");
   }
   for (size_t i = 0; i < op->nattrs; i++)
@@ -259,7 +277,7 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op) {
   wrapper_args(w, f, op);
   og_w_line(w, "opr_call op_call = {");
   og_w_indent(w);
-  og_w_line(w, ".op = &%s_def,", name);
+  og_w_line(w, ".op = &%s,", og_cn_op(f, op, OG_CN_DEF));
   og_w_line(w, ".inputs = %s,", op->ninputs ? "op_inputs" : "NULL");
   og_w_line(w, ".attrs = %s,", op->nattrs ? "op_attrs" : "NULL");
   og_w_line(w, ".outputs = %s,", op->noutputs ? "op_outputs" : "NULL");
@@ -274,8 +292,8 @@ static void op_code(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, "/* ---- %s ---- */", op->name);
   og_w_newline(w);
   attr_defs(w, f, op);
-  arg_defs(w, f, op, "input_defs", op->inputs, op->ninputs);
-  arg_defs(w, f, op, "output_defs", op->outputs, op->noutputs);
+  arg_defs(w, f, op, OG_CN_INPUT_DEFS, op->inputs, op->ninputs);
+  arg_defs(w, f, op, OG_CN_OUTPUT_DEFS, op->outputs, op->noutputs);
   og_w_newline(w);
   check_fn(w, f, op);
   og_w_newline(w);
@@ -290,13 +308,13 @@ static void op_code(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 static void register_fn(og_writer *w, const og_c_file *f) {
-  og_w_line(w, "opr_status %s_register_ops(void) {", f->prefix);
+  og_w_line(w, "opr_status %s(void) {", og_cn_file(f, OG_CN_REGISTER_OPS));
   og_w_indent(w);
   if (f->nops) {
     og_w_line(w, "static const opr_op_def *const ops[%zu] = {", f->nops);
     og_w_indent(w);
     for (size_t i = 0; i < f->nops; i++)
-      og_w_line(w, "&%s_def,", og_c_op_name(f, f->ops[i]));
+      og_w_line(w, "&%s,", og_cn_op(f, f->ops[i], OG_CN_DEF));
     og_w_dedent(w);
     og_w_line(w, "};");
     og_w_line(w, "for (size_t i = 0; i < %zu; i++) {", f->nops);
@@ -314,8 +332,8 @@ static void register_fn(og_writer *w, const og_c_file *f) {
 void og_emit_c_source(const og_c_file *f, og_writer *w) {
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: registration tables, checks and "
                                               "wrappers for the ops of %s.",
-                                    og_c_file_name(f, "_ops.c"), f->spec));
-  og_w_line(w, "#include \"%s\"", og_c_file_name(f, "_ops.h"));
+                                    og_cn_file(f, OG_CN_OPS_C), f->spec));
+  og_w_line(w, "#include \"%s\"", og_cn_file(f, OG_CN_OPS_H));
   if (og_c_defaults_need_math(f)) og_w_line(w, "#include <math.h>");
   og_w_newline(w);
   for (size_t i = 0; i < f->nops; i++) op_code(w, f, f->ops[i]);

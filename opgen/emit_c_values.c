@@ -11,13 +11,12 @@
 
 static const char *base_name(const og_c_file *f, const og_op *op,
                              const og_attr *a) {
-  return og_arena_printf(f->arena, "%s_%s_default", og_c_op_name(f, op),
-                         a->name);
+  return og_cn_attr(f, op, a, OG_CN_DEFAULT);
 }
 
 const char *og_c_default_name(const og_c_file *f, const og_op *op,
                               const og_attr *a) {
-  return og_arena_printf(f->arena, "%s_value", base_name(f, op, a));
+  return og_cn_attr(f, op, a, OG_CN_DEFAULT_VALUE);
 }
 
 /* Floats as the shortest text that reads back as the same float: sema
@@ -98,7 +97,7 @@ static bool has_items(const og_attr *a) {
 
 /* An optional scalar string or func default too long for a literal: the
  * header's defaults macro names it as NAME_text, an extern array. */
-static bool long_text(const og_attr *a, og_bytes *text) {
+bool og_c_long_default_text(const og_attr *a, og_bytes *text) {
   const og_value *v = a->default_value;
   if (!og_c_attr_optional(a) || a->type.is_list || og_c_attr_is_enum(a))
     return false;
@@ -110,7 +109,7 @@ static bool long_text(const og_attr *a, og_bytes *text) {
 
 static const char *text_name(const og_c_file *f, const og_op *op,
                              const og_attr *a) {
-  return og_arena_printf(f->arena, "%s_text", base_name(f, op, a));
+  return og_cn_attr(f, op, a, OG_CN_DEFAULT_TEXT);
 }
 
 void og_c_default_decls(og_writer *w, const og_c_file *f, const og_op *op) {
@@ -119,7 +118,7 @@ void og_c_default_decls(og_writer *w, const og_c_file *f, const og_op *op) {
     if (!og_c_attr_optional(a) || a->type.kind == OG_ATTR_TENSOR) continue;
     const char *name = base_name(f, op, a);
     og_bytes text;
-    if (long_text(a, &text))
+    if (og_c_long_default_text(a, &text))
       og_w_line(w, "extern const char %s[%zu];", text_name(f, op, a),
                 text.len + 1);
     else if (has_items(a))
@@ -128,34 +127,36 @@ void og_c_default_decls(og_writer *w, const og_c_file *f, const og_op *op) {
     else if (!a->type.is_list && a->type.kind == OG_ATTR_SHAPE &&
              a->default_value->u.shape.rank > 0 &&
              !a->default_value->u.shape.unknown_rank)
-      og_w_line(w, "extern const int64_t %s_dims[%zu];", name,
+      og_w_line(w, "extern const int64_t %s[%zu];",
+                og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS),
                 a->default_value->u.shape.rank);
   }
 }
 
 void og_c_field_default(og_writer *w, const og_c_file *f, const og_op *op,
                         const og_attr *a) {
-  const char *field = og_c_ident(f, a->name);
+  size_t index = (size_t)(a - op->attrs);
+  const char *field = og_c_scoped(f, op)->field[index];
+  const char *count = og_c_scoped(f, op)->field_count[index];
   const og_value *v = a->default_value;
   if (a->type.is_list) {
     if (a->type.kind == OG_ATTR_TENSOR || !has_items(a))
-      og_w_printf(w, "/* %s */ NULL, /* %s_count */ 0", field, field);
+      og_w_printf(w, "/* %s */ NULL, /* %s */ 0", field, count);
     else
-      og_w_printf(w, "/* %s */ %s, /* %s_count */ %zu", field,
-                  base_name(f, op, a), field, v->u.list.count);
+      og_w_printf(w, "/* %s */ %s, /* %s */ %zu", field, base_name(f, op, a),
+                  count, v->u.list.count);
     return;
   }
   og_w_printf(w, "/* %s */ ", field);
   if (og_c_attr_is_enum(a)) {
     for (size_t i = 0; i < a->allowed->u.list.count; i++)
       if (og_value_equal(&a->allowed->u.list.items[i], v))
-        og_w_puts(w, og_c_enumerator(f, op, a, i));
+        og_w_puts(w, og_c_enumerators(f, op, a)[i]);
   } else if (a->type.kind == OG_ATTR_SHAPE) {
-    shape_init(w, &v->u.shape,
-               og_arena_printf(f->arena, "%s_dims", base_name(f, op, a)));
+    shape_init(w, &v->u.shape, og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
   } else if (a->type.kind == OG_ATTR_TENSOR) {
     og_w_puts(w, "NULL");
-  } else if (long_text(a, &(og_bytes){0})) {
+  } else if (og_c_long_default_text(a, &(og_bytes){0})) {
     og_w_puts(w, text_name(f, op, a));
   } else {
     og_c_scalar(w, v, a->type.kind);
@@ -220,11 +221,12 @@ static void tensor_element(og_writer *w, const og_tensor *t, int64_t i) {
 static void tensor_static(og_writer *w, const og_c_file *f, const og_tensor *t,
                           const char *name) {
   int64_t count = element_count(&t->shape);
-  const char *dims = og_arena_printf(f->arena, "%s_dims", name);
+  const char *dims = og_cn_tensor_dims(f, name);
+  const char *data = og_cn_tensor_data(f, name);
   dims_array(w, &t->shape, dims, "static ");
   if (count) {
-    og_w_printf(w, "static const %s %s_data[%" PRId64 "] = {",
-                og_dtype_ctype(t->dtype), name, count);
+    og_w_printf(w, "static const %s %s[%" PRId64 "] = {",
+                og_dtype_ctype(t->dtype), data, count);
     for (int64_t i = 0; i < count; i++) {
       if (i) og_w_puts(w, ", ");
       tensor_element(w, t, i);
@@ -238,8 +240,8 @@ static void tensor_static(og_writer *w, const og_c_file *f, const og_tensor *t,
   og_w_line(w, ".dims = %s,", t->shape.rank && !t->shape.unknown_rank ? dims : "NULL");
   og_w_line(w, ".num_elements = %" PRId64 ",", count);
   if (count) {
-    og_w_line(w, ".data = (void *)%s_data,", name);
-    og_w_line(w, ".nbytes = sizeof %s_data,", name);
+    og_w_line(w, ".data = (void *)%s,", data);
+    og_w_line(w, ".nbytes = sizeof %s,", data);
   }
   og_w_line(w, ".device = OPR_DEVICE_CPU,");
   og_w_dedent(w);
@@ -248,8 +250,8 @@ static void tensor_static(og_writer *w, const og_c_file *f, const og_tensor *t,
 
 /* Writes element i of a list default into an array initializer; shapes
  * and tensors were given their own statics first. */
-static void list_item(og_writer *w, const og_c_file *f, const og_attr *a,
-                      const char *base, size_t i) {
+static void list_item(og_writer *w, const og_c_file *f, const og_op *op,
+                      const og_attr *a, size_t i) {
   const og_value *v = &a->default_value->u.list.items[i];
   switch (a->type.kind) {
   case OG_ATTR_STRING:
@@ -258,9 +260,11 @@ static void list_item(og_writer *w, const og_c_file *f, const og_attr *a,
     og_w_printf(w, ", %zu}", v->u.s.len);
     break;
   case OG_ATTR_SHAPE:
-    shape_init(w, &v->u.shape, og_arena_printf(f->arena, "%s_dims_%zu", base, i));
+    shape_init(w, &v->u.shape, og_cn_default_item(f, op, a, false, i));
     break;
-  case OG_ATTR_TENSOR: og_w_printf(w, "&%s_tensor_%zu", base, i); break;
+  case OG_ATTR_TENSOR:
+    og_w_printf(w, "&%s", og_cn_default_item(f, op, a, true, i));
+    break;
   default: og_c_scalar(w, v, a->type.kind);
   }
 }
@@ -273,23 +277,23 @@ static void list_default(og_writer *w, const og_c_file *f, const og_op *op,
     const og_value *e = &v->u.list.items[i];
     if (a->type.kind == OG_ATTR_SHAPE)
       dims_array(w, &e->u.shape,
-                 og_arena_printf(f->arena, "%s_dims_%zu", base, i), "static ");
+                 og_cn_default_item(f, op, a, false, i), "static ");
     if (a->type.kind == OG_ATTR_TENSOR)
       tensor_static(w, f, &e->u.tensor,
-                    og_arena_printf(f->arena, "%s_tensor_%zu", base, i));
+                    og_cn_default_item(f, op, a, true, i));
   }
   og_w_printf(w, "%s%s%s[%zu] = {", linkage,
               og_c_list_elem(f, elem_type(f, op, a)), base, v->u.list.count);
   for (size_t i = 0; i < v->u.list.count; i++) {
     if (i) og_w_puts(w, ", ");
-    list_item(w, f, a, base, i);
+    list_item(w, f, op, a, i);
   }
   og_w_line(w, "};");
 }
 
 /* The union member and value of a scalar default. */
-static void scalar_member(og_writer *w, const og_c_file *f, const og_attr *a,
-                          const char *base) {
+static void scalar_member(og_writer *w, const og_c_file *f, const og_op *op,
+                          const og_attr *a) {
   const og_value *v = a->default_value;
   switch (a->type.kind) {
   case OG_ATTR_STRING:
@@ -304,9 +308,11 @@ static void scalar_member(og_writer *w, const og_c_file *f, const og_attr *a,
   case OG_ATTR_FUNC: og_w_puts(w, ".u.func = "); break;
   case OG_ATTR_SHAPE:
     og_w_puts(w, ".u.shape = ");
-    shape_init(w, &v->u.shape, og_arena_printf(f->arena, "%s_dims", base));
+    shape_init(w, &v->u.shape, og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
     return;
-  case OG_ATTR_TENSOR: og_w_printf(w, ".u.tensor = &%s_tensor", base); return;
+  case OG_ATTR_TENSOR:
+    og_w_printf(w, ".u.tensor = &%s", og_cn_attr(f, op, a, OG_CN_DEFAULT_TENSOR));
+    return;
   }
   if (a->type.kind != OG_ATTR_STRING) og_c_scalar(w, v, a->type.kind);
 }
@@ -314,7 +320,7 @@ static void scalar_member(og_writer *w, const og_c_file *f, const og_attr *a,
 static void value_static(og_writer *w, const og_c_file *f, const og_op *op,
                          const og_attr *a, const char *base) {
   og_bytes text;
-  bool named = long_text(a, &text);
+  bool named = og_c_long_default_text(a, &text);
   if (named) {
     og_w_printf(w, "const char %s[%zu] = ", text_name(f, op, a), text.len + 1);
     og_c_char_list(w, text.ptr, text.len);
@@ -331,7 +337,7 @@ static void value_static(og_writer *w, const og_c_file *f, const og_op *op,
                 a->default_value->u.list.count,
                 has_items(a) ? base : "NULL");
   else
-    scalar_member(w, f, a, base);
+    scalar_member(w, f, op, a);
   og_w_line(w, "};");
 }
 
@@ -343,11 +349,11 @@ void og_c_default_defs(og_writer *w, const og_c_file *f, const og_op *op) {
     const og_value *v = a->default_value;
     if (has_items(a)) list_default(w, f, op, a, base);
     if (!a->type.is_list && a->type.kind == OG_ATTR_SHAPE)
-      dims_array(w, &v->u.shape, og_arena_printf(f->arena, "%s_dims", base),
+      dims_array(w, &v->u.shape, og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS),
                  og_c_attr_optional(a) ? "" : "static ");
     if (!a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
       tensor_static(w, f, &v->u.tensor,
-                    og_arena_printf(f->arena, "%s_tensor", base));
+                    og_cn_attr(f, op, a, OG_CN_DEFAULT_TENSOR));
     value_static(w, f, op, a, base);
   }
 }

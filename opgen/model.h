@@ -168,12 +168,15 @@ typedef struct og_op {
    * linear overall for ops with thousands of attrs; keys NULL: not
    * built, og_op_find_attr searches. */
   og_strmap attr_index;
+  og_srcpos shape_fn_pos; /* of NAME in `shape_fn NAME;` */
 } og_op;
 
 /* A spec file of the run, with or without ops. */
 typedef struct og_model_file {
   const char *path;
   const char *package; /* C prefix of its generated names */
+  /* The `package` statement's name; line 0 when the file has none. */
+  og_srcpos package_pos;
 } og_model_file;
 
 typedef struct og_model {

@@ -230,7 +230,12 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
     og_ast_file *ast = og_parse(&ast_arena, sources, files[f], diag);
     const char *file = og_arena_strdup(&m->arena, src->path);
     const char *prefix = file_prefix(&m->arena, ast, src->path);
-    m->files[m->nfiles++] = (og_model_file){file, prefix};
+    og_srcpos ppos = {file, 0, 0, 0};
+    if (ast->package) {
+      ppos = og_sources_pos(sources, ast->package_loc);
+      ppos.file = file;
+    }
+    m->files[m->nfiles++] = (og_model_file){file, prefix, ppos};
     for (const og_ast_op *op = ast->ops; op; op = op->next) {
       if (op->has_syntax_error) continue; /* avoid follow-on errors */
       entries = og_xgrow(entries, &cap, m->nops + 1, sizeof *entries);

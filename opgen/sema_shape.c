@@ -280,6 +280,7 @@ static void shape_fn(og_sema_op *s, const og_ast_item *it,
   }
   *first = it;
   s->op->shape_fn = og_arena_strdup(s->arena, it->name);
+  s->op->shape_fn_pos = og_sema_pos(s, it->name_loc);
 }
 
 void og_sema_shapes(og_sema_op *s) {

@@ -67,7 +67,7 @@ static void compile_outputs(const fz_spec_set *set, const og_outputs *out) {
     if (fclose(f) != 0) fail(set, "cannot write a generated file", path, NULL);
   }
   fz_cc cfg = {OPGEN_FZ_CC, fz_find_cxx(), OPGEN_FZ_INCLUDE,
-               OPGEN_FZ_RUNTIME_LIB, OPGEN_FZ_LINK_FLAGS};
+               OPGEN_FZ_RUNTIME_LINK};
   fz_cc_result res;
   bool ok = fz_cc_check(&cfg, dir, set->shape_fns, set->nshape_fns, &res);
   if (!ok) {

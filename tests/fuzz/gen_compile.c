@@ -222,8 +222,7 @@ bool fz_cc_check(const fz_cc *cfg, const char *dir, char *const *shape_fns,
   c_ok &= compile_c(cfg, dir, "fz_main.c", res);
   char cmd[8192];
   if (c_ok) {
-    snprintf(cmd, sizeof cmd, "'%s' -o fz_main *.o '%s' %s -lpthread -lm -ldl",
-             cfg->cc, cfg->runtime_lib, cfg->link_flags);
+    snprintf(cmd, sizeof cmd, "'%s' -o fz_main *.o %s", cfg->cc, cfg->link);
     run(dir, cmd, "link", "*.o", res);
   }
   if (cfg->cxx && cxx_ok) {

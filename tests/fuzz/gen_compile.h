@@ -20,8 +20,7 @@ typedef struct fz_cc {
   const char *cc;          /* the C compiler */
   const char *cxx;         /* a C++ compiler, or NULL: no C++ stage */
   const char *include;     /* the runtime's public headers */
-  const char *runtime_lib; /* libopgenrt.a */
-  const char *link_flags;  /* "" or e.g. sanitizer flags */
+  const char *link;        /* after the objects: the runtime and flags */
 } fz_cc;
 
 #define FZ_CC_MAX_FAILS 8

@@ -1,0 +1,183 @@
+/* How generated C names are spelled: one function per family, each from
+ * the op's C name (prefix and snake_case op name) and the spec names. */
+#include "emit_c_internal.h"
+
+#include "ascii.h"
+#include "tf_import.h" /* og_tf_snake_case */
+
+#include <stdlib.h>
+#include <string.h>
+
+/* a b c d, concatenated: names are built often enough (tens of thousands
+ * for a corpus) that printf's parsing showed. */
+static const char *join(const og_c_file *f, const char *a, const char *b,
+                        const char *c, const char *d) {
+  size_t la = strlen(a), lb = strlen(b), lc = strlen(c), ld = strlen(d);
+  char *s = og_arena_alloc(f->arena, la + lb + lc + ld + 1);
+  memcpy(s, a, la);
+  memcpy(s + la, b, lb);
+  memcpy(s + la + lb, c, lc);
+  memcpy(s + la + lb + lc, d, ld + 1);
+  return s;
+}
+
+const char *og_c_compute_op_name(const og_c_file *f, const og_op *op) {
+  return join(f, f->prefix, "_", og_tf_snake_case(f->arena, op->name), "");
+}
+
+const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
+  static const char *const suffix[OG_CN_OP_PARTS] = {
+      [OG_CN_WRAPPER] = "",
+      [OG_CN_ATTRS] = "_attrs",
+      [OG_CN_ATTRS_DEFAULT] = "_ATTRS_DEFAULT",
+      [OG_CN_DEF] = "_def",
+      [OG_CN_STATE] = "_state",
+      [OG_CN_CHECK] = "_check",
+      [OG_CN_SHAPE] = "_shape",
+      [OG_CN_INPUT_DEFS] = "_input_defs",
+      [OG_CN_OUTPUT_DEFS] = "_output_defs",
+      [OG_CN_ATTR_DEFS] = "_attr_defs",
+      [OG_CN_KERNEL] = "_kernel",
+      [OG_CN_REGISTER_KERNEL] = "_register_kernel",
+  };
+  const char *name = og_c_op_name(f, op);
+  if (part == OG_CN_WRAPPER) return name;
+  if (part == OG_CN_ATTRS_DEFAULT) name = og_c_upper(f, name);
+  return join(f, name, suffix[part], "", "");
+}
+
+const char *og_cn_attr(const og_c_file *f, const og_op *op, const og_attr *a,
+                       og_cn_attr_part part) {
+  static const char *const suffix[OG_CN_ATTR_PARTS] = {
+      [OG_CN_ENUM] = "",
+      [OG_CN_ALLOWED] = "_allowed",
+      [OG_CN_DEFAULT] = "_default",
+      [OG_CN_DEFAULT_VALUE] = "_default_value",
+      [OG_CN_DEFAULT_DIMS] = "_default_dims",
+      [OG_CN_DEFAULT_TENSOR] = "_default_tensor",
+      [OG_CN_DEFAULT_TEXT] = "_default_text",
+      [OG_CN_TYPES] = "_TYPES",
+      [OG_CN_ACCESSOR] = "",
+      [OG_CN_ACCESSOR_COUNT] = "_count",
+  };
+  const char *op_name = og_c_op_name(f, op);
+  bool accessor = part == OG_CN_ACCESSOR || part == OG_CN_ACCESSOR_COUNT;
+  const char *name =
+      join(f, op_name, accessor ? "_attr_" : "_", a->name, suffix[part]);
+  return part == OG_CN_TYPES ? og_c_upper(f, name) : name;
+}
+
+const char *og_cn_default_item(const og_c_file *f, const og_op *op,
+                               const og_attr *a, bool tensor, size_t i) {
+  return og_arena_printf(f->arena, "%s_%s_default_%s_%zu", og_c_op_name(f, op),
+                         a->name, tensor ? "tensor" : "dims", i);
+}
+
+const char *og_cn_tensor_dims(const og_c_file *f, const char *tensor) {
+  return og_arena_printf(f->arena, "%s_dims", tensor);
+}
+
+const char *og_cn_tensor_data(const og_c_file *f, const char *tensor) {
+  return og_arena_printf(f->arena, "%s_data", tensor);
+}
+
+const char *og_cn_arg(const og_c_file *f, const og_op *op, const og_arg *arg,
+                      og_cn_arg_part part) {
+  static const char *const middle[] = {
+      [OG_CN_INPUT] = "_input_",
+      [OG_CN_INPUT_COUNT] = "_input_",
+      [OG_CN_OUTPUT_COUNT] = "_output_",
+      [OG_CN_ALLOC] = "_alloc_",
+  };
+  bool count = part == OG_CN_INPUT_COUNT || part == OG_CN_OUTPUT_COUNT;
+  return join(f, og_c_op_name(f, op), middle[part], arg->name,
+              count ? "_count" : "");
+}
+
+/* Upper case, anything but letters and digits as '_'; a leading digit
+ * gets "OPR_" (a guard the runtime's own headers never use). */
+static const char *guard(const og_c_file *f, const char *file_name) {
+  char *g = (char *)og_c_upper(f, file_name);
+  for (char *p = g; *p; p++)
+    if (!og_is_alnum((unsigned char)*p)) *p = '_';
+  return og_is_digit((unsigned char)g[0])
+             ? og_arena_printf(f->arena, "OPR_%s", g)
+             : g;
+}
+
+const char *og_cn_file(const og_c_file *f, og_cn_file_part part) {
+  switch (part) {
+  case OG_CN_REGISTER_OPS:
+    return og_arena_printf(f->arena, "%s_register_ops", f->prefix);
+  case OG_CN_OPS_H: return og_arena_printf(f->arena, "%s_ops.h", f->stem);
+  case OG_CN_OPS_C: return og_arena_printf(f->arena, "%s_ops.c", f->stem);
+  case OG_CN_KERNELS_H:
+    return og_arena_printf(f->arena, "%s_kernels.h", f->stem);
+  case OG_CN_OPS_H_GUARD: return guard(f, og_cn_file(f, OG_CN_OPS_H));
+  case OG_CN_KERNELS_H_GUARD:
+  case OG_CN_FILE_PARTS:
+    break;
+  }
+  return guard(f, og_cn_file(f, OG_CN_KERNELS_H));
+}
+
+/* The enumerator suffix for a string value: upper case, each run of
+ * other bytes as one '_' between letters and digits ("a-b": A_B), or
+ * EMPTY when there are none. */
+static char *enum_suffix(og_arena *arena, const og_bytes *v) {
+  char *s = og_arena_alloc(arena, v->len + 6);
+  size_t n = 0;
+  bool gap = false;
+  for (size_t i = 0; i < v->len; i++) {
+    unsigned char c = (unsigned char)v->ptr[i];
+    if (!og_is_alnum(c)) {
+      gap = n > 0;
+      continue;
+    }
+    if (gap) s[n++] = '_';
+    s[n++] = (char)og_to_upper(c);
+    gap = false;
+  }
+  strcpy(s + n, n ? "" : "EMPTY");
+  return s;
+}
+
+typedef struct suffix_at {
+  const char *suffix;
+  size_t index;
+} suffix_at;
+
+static int by_suffix(const void *a, const void *b) {
+  const suffix_at *x = a, *y = b;
+  int c = strcmp(x->suffix, y->suffix);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+const char **og_c_enumerators(const og_c_file *f, const og_op *op,
+                              const og_attr *a) {
+  size_t n = a->allowed->u.list.count;
+  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+  suffix_at *order = og_arena_array(f->arena, n + 1, sizeof *order);
+  for (size_t i = 0; i < n; i++) {
+    names[i] = enum_suffix(f->arena, &a->allowed->u.list.items[i].u.s);
+    order[i] = (suffix_at){names[i], i};
+  }
+  qsort(order, n, sizeof *order, by_suffix);
+  /* Values that fold to one suffix ('a b', 'a-b', 'A_B') get the index. */
+  bool *shared = og_arena_array(f->arena, n + 1, sizeof *shared);
+  for (size_t k = 1; k < n; k++)
+    if (strcmp(order[k].suffix, order[k - 1].suffix) == 0)
+      shared[order[k].index] = shared[order[k - 1].index] = true;
+  const char *base = og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM));
+  for (size_t i = 0; i < n; i++)
+    names[i] = shared[i]
+                   ? og_arena_printf(f->arena, "%s_%s_%zu", base, names[i], i)
+                   : join(f, base, "_", names[i], "");
+  return names;
+}
+
+const char *og_c_upper(const og_c_file *f, const char *s) {
+  char *u = og_arena_strdup(f->arena, s);
+  for (char *p = u; *p; p++) *p = (char)og_to_upper((unsigned char)*p);
+  return u;
+}

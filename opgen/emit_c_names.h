@@ -1,0 +1,111 @@
+/* The model of generated C names: every identifier, macro, member, file
+ * name and include guard a `gen` run emits is spelled here, and checked
+ * here against the others of the run and against the names C, C++, the
+ * standard headers and the runtime keep (see README, "Generated names").
+ * Emitters ask for names; none builds one itself. */
+#ifndef OPGEN_EMIT_C_NAMES_H
+#define OPGEN_EMIT_C_NAMES_H
+
+#include "diag.h"
+#include "model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct og_c_file og_c_file;
+
+/* Reserved names (emit_c_reserved.c). BREAKING: keywords, macros and
+ * typedefs, wrong in any scope; FUNCTION: wrong only as a global. */
+typedef enum og_c_reserved_kind {
+  OG_C_FREE,
+  OG_C_FUNCTION,
+  OG_C_BREAKING,
+} og_c_reserved_kind;
+og_c_reserved_kind og_c_reserved(const char *name);
+/* opr_... and OPR_...: the runtime's. */
+bool og_c_in_runtime_namespace(const char *name);
+/* _X... and anything with "__": the implementation's. */
+bool og_c_reserved_spelling(const char *name);
+
+/* An op's global names. */
+typedef enum og_cn_op_part {
+  OG_CN_WRAPPER,         /* demo_foo */
+  OG_CN_ATTRS,           /* demo_foo_attrs: struct tag and typedef */
+  OG_CN_ATTRS_DEFAULT,   /* DEMO_FOO_ATTRS_DEFAULT */
+  OG_CN_DEF,             /* demo_foo_def */
+  OG_CN_STATE,           /* demo_foo_state */
+  OG_CN_CHECK,           /* demo_foo_check */
+  OG_CN_SHAPE,           /* demo_foo_shape: from shape statements */
+  OG_CN_INPUT_DEFS,      /* demo_foo_input_defs */
+  OG_CN_OUTPUT_DEFS,     /* demo_foo_output_defs */
+  OG_CN_ATTR_DEFS,       /* demo_foo_attr_defs */
+  OG_CN_KERNEL,          /* demo_foo_kernel: struct tag and typedef */
+  OG_CN_REGISTER_KERNEL, /* demo_foo_register_kernel */
+  OG_CN_OP_PARTS
+} og_cn_op_part;
+const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part);
+
+/* The global names of an attr. */
+typedef enum og_cn_attr_part {
+  OG_CN_ENUM,           /* demo_foo_mode: enum tag and typedef */
+  OG_CN_ALLOWED,        /* demo_foo_mode_allowed */
+  OG_CN_DEFAULT,        /* demo_foo_mode_default: list default array */
+  OG_CN_DEFAULT_VALUE,  /* demo_foo_mode_default_value */
+  OG_CN_DEFAULT_DIMS,   /* demo_foo_mode_default_dims */
+  OG_CN_DEFAULT_TENSOR, /* demo_foo_mode_default_tensor */
+  OG_CN_DEFAULT_TEXT,   /* demo_foo_mode_default_text: a long string */
+  OG_CN_TYPES,          /* DEMO_FOO_MODE_TYPES */
+  OG_CN_ACCESSOR,       /* demo_foo_attr_mode */
+  OG_CN_ACCESSOR_COUNT, /* demo_foo_attr_mode_count */
+  OG_CN_ATTR_PARTS
+} og_cn_attr_part;
+const char *og_cn_attr(const og_c_file *f, const og_op *op, const og_attr *a,
+                       og_cn_attr_part part);
+/* Item i of a list default: ..._default_dims_<i>, ..._default_tensor_<i>. */
+const char *og_cn_default_item(const og_c_file *f, const og_op *op,
+                               const og_attr *a, bool tensor, size_t i);
+/* The statics behind a tensor literal named `tensor`: <tensor>_dims,
+ * <tensor>_data. */
+const char *og_cn_tensor_dims(const og_c_file *f, const char *tensor);
+const char *og_cn_tensor_data(const og_c_file *f, const char *tensor);
+
+/* The global names of an input or output. */
+typedef enum og_cn_arg_part {
+  OG_CN_INPUT,        /* demo_foo_input_x */
+  OG_CN_INPUT_COUNT,  /* demo_foo_input_x_count */
+  OG_CN_OUTPUT_COUNT, /* demo_foo_output_y_count */
+  OG_CN_ALLOC,        /* demo_foo_alloc_y */
+} og_cn_arg_part;
+const char *og_cn_arg(const og_c_file *f, const og_op *op, const og_arg *arg,
+                      og_cn_arg_part part);
+
+/* A spec file's names. */
+typedef enum og_cn_file_part {
+  OG_CN_REGISTER_OPS,  /* demo_register_ops */
+  OG_CN_OPS_H,         /* demo_ops.h (after the stem) */
+  OG_CN_OPS_C,         /* demo_ops.c */
+  OG_CN_KERNELS_H,     /* demo_kernels.h */
+  OG_CN_OPS_H_GUARD,   /* DEMO_OPS_H */
+  OG_CN_KERNELS_H_GUARD,
+  OG_CN_FILE_PARTS
+} og_cn_file_part;
+const char *og_cn_file(const og_c_file *f, og_cn_file_part part);
+
+/* The names an op's scopes give its spec names: wrapper parameters
+ * (arrays by input, output and attr index; NULL where there is none),
+ * attrs-struct members, kernel-struct members. Each is the spec name, or
+ * that name mangled (README, "Generated names"). */
+typedef struct og_cn_scoped {
+  const char **in, **in_count, **out, **out_count;
+  const char **param, **param_count; /* required attrs */
+  const char **field, **field_count; /* optional attrs */
+  const char **kernel_type;          /* type attrs */
+  const char **host_in, **host_out;  /* host_memory members */
+} og_cn_scoped;
+
+/* Checks every name of the run (files[0..n)); reports clashes to diag.
+ * Fills in each file's per-op scoped names, which need the run's global
+ * names. False if there was any error. */
+bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag);
+
+#endif

@@ -1,0 +1,544 @@
+/* Checks the names of a whole `gen` run before anything is written: every
+ * global name once (one namespace for all files and packages), file
+ * names case-insensitively, each against the reserved names; then gives
+ * each op's parameters and members their mangled names. */
+#include "emit_c_internal.h"
+
+#include "ascii.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Who generates a name, to say so in a diagnostic. */
+typedef struct claim {
+  const char *name;
+  const char *what;      /* "the wrapper", "an enumerator", ... */
+  const char *item_kind; /* "attr", "input", "output"; NULL: the op's */
+  const char *item;
+  const og_op *op;       /* NULL: the file's */
+  const og_c_file *file;
+  const og_srcpos *pos; /* into the model or the og_c_file */
+  bool shared; /* shape_fn: other ops may name the same function */
+} claim;
+
+/* An open-addressing hash set of names, each with an index into claims;
+ * the hash is kept next to the name to compare before the strings. */
+typedef struct set_entry {
+  uint32_t hash, id; /* hash: the high half of name_hash */
+  const char *name;  /* NULL: empty */
+} set_entry;
+
+typedef struct name_set {
+  set_entry *slots;
+  size_t count, cap; /* cap: a power of two, or 0 */
+} name_set;
+
+/* Eight bytes a step: a corpus run hashes some 50,000 names. The value
+ * never reaches the output (only whether a name is present does). */
+static uint64_t name_hash(const char *s) {
+  size_t n = strlen(s);
+  uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
+  for (; n >= 8; s += 8, n -= 8) {
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+  }
+  w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+  h ^= h >> 29;
+  h *= 0xff51afd7ed558ccdu;
+  return h ^ (h >> 32);
+}
+
+/* The slot of name (hash h): its own, or the empty one it would take. */
+static set_entry *set_slot(const name_set *s, const char *name, uint64_t h) {
+  size_t i = h & (s->cap - 1);
+  for (; s->slots[i].name; i = (i + 1) & (s->cap - 1))
+    if (s->slots[i].hash == (uint32_t)(h >> 32) &&
+        strcmp(s->slots[i].name, name) == 0)
+      break;
+  return &s->slots[i];
+}
+
+static void set_grow(name_set *s) {
+  name_set b = {NULL, s->count, s->cap ? s->cap * 2 : 64};
+  b.slots = calloc(b.cap, sizeof *b.slots);
+  if (!b.slots) abort();
+  for (size_t i = 0; i < s->cap; i++) {
+    if (!s->slots[i].name) continue;
+    size_t j = (size_t)name_hash(s->slots[i].name) & (b.cap - 1);
+    while (b.slots[j].name) j = (j + 1) & (b.cap - 1);
+    b.slots[j] = s->slots[i];
+  }
+  free(s->slots);
+  *s = b;
+}
+
+static bool set_has(const name_set *s, const char *name) {
+  return s->cap && set_slot(s, name, name_hash(name))->name;
+}
+
+/* Room for n names without growing. */
+static void set_reserve(name_set *s, size_t n) {
+  while (s->cap < 2 * n + 2) set_grow(s);
+}
+
+/* Adds name with id unless present; returns the id it has. */
+static size_t set_add(name_set *s, const char *name, size_t id) {
+  if (2 * (s->count + 1) > s->cap) set_grow(s);
+  uint64_t h = name_hash(name);
+  set_entry *e = set_slot(s, name, h);
+  if (e->name) return e->id;
+  *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)id, name};
+  s->count++;
+  return id;
+}
+
+static void set_free(name_set *s) {
+  free(s->slots);
+  *s = (name_set){0};
+}
+
+typedef struct run {
+  og_diag *diag;
+  claim *claims;
+  size_t nclaims, cap;
+  name_set global, files;
+  bool ok;
+  bool quiet; /* drops reports (an item's names after its first report) */
+} run;
+
+static void describe(og_writer *w, const claim *c) {
+  og_w_printf(w, "'%s' (%s", c->name, c->what);
+  if (c->item_kind) og_w_printf(w, " of %s '%s'", c->item_kind, c->item);
+  if (c->op) og_w_printf(w, " of op '%s'", c->op->name);
+  else og_w_printf(w, " of '%s'", c->file->path);
+  og_w_puts(w, ")");
+}
+
+static void report(run *r, const claim *c, const claim *earlier,
+                   const char *why) {
+  r->ok = r->ok && r->quiet; /* an item with a report has failed already */
+  if (r->quiet) return;
+  og_writer t;
+  og_writer_init(&t);
+  describe(&t, c);
+  if (earlier) {
+    og_w_puts(&t, " collides with ");
+    describe(&t, earlier);
+    og_w_puts(&t, "; rename one of them");
+  } else {
+    og_w_printf(&t, " %s", why);
+  }
+  og_diag_report(r->diag, OG_SEV_ERROR, *c->pos, "%s", t.buf);
+  if (earlier) {
+    t.len = 0;
+    describe(&t, earlier);
+    og_diag_report(r->diag, OG_SEV_NOTE, *earlier->pos, "%s is generated here",
+                   t.buf);
+  }
+  og_writer_free(&t);
+}
+
+/* Why a global name cannot be used, or NULL. */
+static const char *global_problem(const char *name, bool spelling) {
+  if (spelling && og_c_reserved_spelling(name))
+    return "contains '__' or starts with '_', which C and C++ reserve";
+  if (og_c_reserved(name) != OG_C_FREE)
+    return "is a C or C++ keyword or a name of the standard headers";
+  return NULL;
+}
+
+/* Records a global name; reports a clash with an earlier one or with a
+ * reserved name. False if it reported. */
+static bool claim_name(run *r, claim c, bool spelling) {
+  if (r->nclaims == r->cap) {
+    r->cap = r->cap ? 2 * r->cap : 1024;
+    r->claims = realloc(r->claims, r->cap * sizeof *r->claims);
+    if (!r->claims) abort();
+  }
+  const char *why = global_problem(c.name, spelling);
+  if (why) {
+    report(r, &c, NULL, why);
+    return false;
+  }
+  size_t id = set_add(&r->global, c.name, r->nclaims);
+  if (id != r->nclaims) {
+    const claim *e = &r->claims[id];
+    if (c.shared && e->shared) return true;
+    report(r, &c, e, NULL);
+    return false;
+  }
+  r->claims[r->nclaims++] = c;
+  return true;
+}
+
+/* The names of one op, attr, input, output or file: after its first
+ * problem, the item's other names are recorded without a report (they
+ * share the name that clashed, and one rename fixes all). */
+typedef struct item_ctx {
+  run *r;
+  claim base; /* what, name filled per name */
+  bool reported;
+} item_ctx;
+
+static void item_name(item_ctx *it, const char *what, const char *name) {
+  claim c = it->base;
+  c.what = what;
+  c.name = name;
+  if (!it->reported) {
+    it->reported = !claim_name(it->r, c, true);
+    return;
+  }
+  it->r->quiet = true;
+  claim_name(it->r, c, true);
+  it->r->quiet = false;
+}
+
+static bool has_items(const og_attr *a) {
+  const og_value *v = a->default_value;
+  return v && v->kind == OG_VAL_LIST && v->u.list.count > 0;
+}
+
+static void tensor_names(item_ctx *it, const og_c_file *f, const char *t) {
+  item_name(it, "a default tensor", t);
+  item_name(it, "a default tensor's dims", og_cn_tensor_dims(f, t));
+  item_name(it, "a default tensor's data", og_cn_tensor_data(f, t));
+}
+
+static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
+                          const og_attr *a) {
+  const og_value *v = a->default_value;
+  if (!v) return;
+  item_name(it, "the default", og_cn_attr(f, op, a, OG_CN_DEFAULT_VALUE));
+  if (has_items(a)) {
+    item_name(it, "the default list", og_cn_attr(f, op, a, OG_CN_DEFAULT));
+    for (size_t i = 0; i < v->u.list.count; i++)
+      if (a->type.kind == OG_ATTR_SHAPE)
+        item_name(it, "a default's dims",
+                  og_cn_default_item(f, op, a, false, i));
+      else if (a->type.kind == OG_ATTR_TENSOR)
+        tensor_names(it, f, og_cn_default_item(f, op, a, true, i));
+  }
+  if (!a->type.is_list && a->type.kind == OG_ATTR_SHAPE)
+    item_name(it, "the default's dims",
+              og_cn_attr(f, op, a, OG_CN_DEFAULT_DIMS));
+  if (!a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
+    tensor_names(it, f, og_cn_attr(f, op, a, OG_CN_DEFAULT_TENSOR));
+  og_bytes text;
+  if (og_c_long_default_text(a, &text))
+    item_name(it, "the default's text", og_cn_attr(f, op, a, OG_CN_DEFAULT_TEXT));
+}
+
+static void attr_names(run *r, const og_c_file *f, const og_op *op,
+                       const og_attr *a) {
+  item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
+                     .file = f, .pos = &a->pos}, false};
+  if (og_c_attr_is_enum(a)) {
+    item_name(&it, "the enum", og_cn_attr(f, op, a, OG_CN_ENUM));
+    const char **enumerators = og_c_enumerators(f, op, a);
+    for (size_t i = 0; i < a->allowed->u.list.count; i++)
+      item_name(&it, "an enumerator", enumerators[i]);
+  }
+  if (a->allowed && a->type.kind == OG_ATTR_STRING)
+    item_name(&it, "the allowed values", og_cn_attr(f, op, a, OG_CN_ALLOWED));
+  default_names(&it, f, op, a);
+  if (a->type.kind == OG_ATTR_TYPE && !a->type.is_list)
+    item_name(&it, "the types macro", og_cn_attr(f, op, a, OG_CN_TYPES));
+  item_name(&it, "the accessor", og_cn_attr(f, op, a, OG_CN_ACCESSOR));
+  if (a->type.is_list)
+    item_name(&it, "the count accessor",
+              og_cn_attr(f, op, a, OG_CN_ACCESSOR_COUNT));
+}
+
+static void arg_names(run *r, const og_c_file *f, const og_op *op,
+                      const og_arg *arg, bool input) {
+  item_ctx it = {r, {.item_kind = input ? "input" : "output",
+                     .item = arg->name, .op = op, .file = f, .pos = &arg->pos},
+                 false};
+  bool list = og_c_arg_is_list(arg);
+  if (input) {
+    item_name(&it, "the accessor", og_cn_arg(f, op, arg, OG_CN_INPUT));
+    if (list)
+      item_name(&it, "the count accessor",
+                og_cn_arg(f, op, arg, OG_CN_INPUT_COUNT));
+    return;
+  }
+  if (list)
+    item_name(&it, "the count accessor",
+              og_cn_arg(f, op, arg, OG_CN_OUTPUT_COUNT));
+  item_name(&it, "the allocator", og_cn_arg(f, op, arg, OG_CN_ALLOC));
+}
+
+static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
+  claim c = {.name = op->shape_fn, .what = "the shape_fn", .op = op,
+             .file = f, .pos = &op->shape_fn_pos, .shared = true};
+  if (og_c_in_runtime_namespace(op->shape_fn))
+    report(r, &c, NULL, "is in the runtime's namespace (opr_, OPR_)");
+  else
+    claim_name(r, c, true);
+}
+
+static void op_names(run *r, const og_c_file *f, const og_op *op) {
+  static const char *const what[OG_CN_OP_PARTS] = {
+      "the wrapper", "the attrs struct", "the attrs default macro",
+      "the op table", "the op state", "the check", "the shape function",
+      "the input table", "the output table", "the attr table",
+      "the kernel struct", "the kernel registration"};
+  item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
+  for (int p = 0; p < OG_CN_OP_PARTS; p++) {
+    if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
+        !og_c_has_attrs_struct(op))
+      continue;
+    if (p == OG_CN_SHAPE && (op->shape_fn || !op->nshape_rules)) continue;
+    if ((p == OG_CN_INPUT_DEFS && !op->ninputs) ||
+        (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
+        (p == OG_CN_ATTR_DEFS && !op->nattrs))
+      continue;
+    item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
+  }
+  if (op->shape_fn) shape_fn_name(r, f, op);
+  for (size_t i = 0; i < op->nattrs; i++) attr_names(r, f, op, &op->attrs[i]);
+  for (size_t i = 0; i < op->ninputs; i++)
+    arg_names(r, f, op, &op->inputs[i], true);
+  for (size_t i = 0; i < op->noutputs; i++)
+    arg_names(r, f, op, &op->outputs[i], false);
+}
+
+/* The package itself: the runtime's prefix, or one that makes every name
+ * reserved. False when the file's names need not be looked at. */
+static bool check_package(run *r, const og_c_file *f) {
+  const char *p = f->prefix;
+  bool opr = strlen(p) >= 3 && og_ascii_ieq(p, 3, "opr") &&
+             (!p[3] || p[3] == '_');
+  bool reserved = p[0] == '_' || p[strlen(p) - 1] == '_' || strstr(p, "__");
+  if (!opr && !reserved) return true;
+  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
+             .what = "the register function", .file = f,
+             .pos = &f->package_pos};
+  report(r, &c, NULL,
+         opr ? "is in the runtime's namespace (opr_, OPR_); choose another "
+               "package"
+             : "contains '__' or starts with '_', which C and C++ reserve; "
+               "choose another package");
+  return false;
+}
+
+static void file_names(run *r, const og_c_file *f) {
+  static const og_cn_file_part files[] = {OG_CN_OPS_H, OG_CN_OPS_C,
+                                          OG_CN_KERNELS_H};
+  for (size_t k = 0; k < 3; k++) {
+    claim c = {.name = og_cn_file(f, files[k]), .what = "an output file",
+               .file = f, .pos = &f->package_pos};
+    /* Folded: x_ops.h and X_ops.h are one file on some file systems. */
+    char *folded = og_arena_strdup(f->arena, c.name);
+    for (char *p = folded; *p; p++) *p = (char)og_to_lower((unsigned char)*p);
+    size_t id = set_add(&r->files, folded, r->nclaims);
+    if (id != r->nclaims) {
+      report(r, &c, &r->claims[id], NULL);
+      return; /* its guards would only say so again */
+    }
+    claim_name(r, c, false); /* no identifier has a '.': cannot fail */
+  }
+  item_ctx it = {r, {.file = f, .pos = &f->package_pos}, false};
+  item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
+  item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
+}
+
+/* About as many global names as the file will claim. */
+static size_t estimate_names(const og_c_file *f) {
+  size_t n = 8;
+  for (size_t i = 0; i < f->nops; i++) {
+    const og_op *op = f->ops[i];
+    n += 10 + op->ninputs + op->noutputs + 2 * op->nattrs;
+    for (size_t k = 0; k < op->nattrs; k++) {
+      const og_attr *a = &op->attrs[k];
+      n += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;
+    }
+  }
+  return n;
+}
+
+static int by_position(const void *a, const void *b) {
+  const og_op *x = *(const og_op *const *)a, *y = *(const og_op *const *)b;
+  if (x->pos.line != y->pos.line) return x->pos.line < y->pos.line ? -1 : 1;
+  return x->pos.col < y->pos.col ? -1 : x->pos.col > y->pos.col;
+}
+
+static void check_file(run *r, const og_c_file *f) {
+  file_names(r, f);
+  if (!check_package(r, f)) return;
+  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
+             .what = "the register function", .file = f,
+             .pos = &f->package_pos};
+  claim_name(r, c, true);
+  /* In source order, so that a clash is reported at the later name. */
+  const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
+  memcpy(ops, f->ops, f->nops * sizeof *ops);
+  qsort(ops, f->nops, sizeof *ops, by_position);
+  for (size_t i = 0; i < f->nops; i++) op_names(r, f, ops[i]);
+}
+
+/* One scope (a function's parameters and locals, a struct's members):
+ * each spec name keeps its spelling unless that is a keyword, macro or
+ * typedef, in the runtime's namespace, a global name of the run or taken
+ * in the scope; then it gets '_', else "_2", "_3", ... */
+typedef struct scope {
+  const og_c_file *f;
+  const name_set *global;
+  name_set names;
+  og_diag *diag;
+  bool ok;
+} scope;
+
+/* No runtime name ends in '_': a mangled name is outside its namespace. */
+static bool taken(const scope *s, const char *name, bool mangled) {
+  return og_c_reserved(name) == OG_C_BREAKING ||
+         (!mangled && og_c_in_runtime_namespace(name)) ||
+         set_has(s->global, name) || set_has(&s->names, name);
+}
+
+static const char *scope_take(scope *s, const char *name) {
+  size_t len = strlen(name);
+  const char *sep = len && name[len - 1] == '_' ? "" : "_";
+  const char *cand = name;
+  for (size_t k = 1; taken(s, cand, cand != name); k++)
+    cand = k == 1 && sep[0] ? og_arena_printf(s->f->arena, "%s_", name)
+           : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
+  set_add(&s->names, cand, 0);
+  return cand;
+}
+
+/* A spec name in the scope, reported at `pos` if no mangling can make
+ * it a name C++ allows ("__"). */
+static const char *scope_name(scope *s, const char *name, const char *what,
+                              const og_op *op, og_srcpos pos) {
+  const char *id = scope_take(s, name);
+  if (og_c_reserved_spelling(id)) {
+    og_diag_report(s->diag, OG_SEV_ERROR, pos,
+                   "'%s' (%s of op '%s') contains '__', which C++ reserves; "
+                   "rename it",
+                   id, what, op->name);
+    s->ok = false;
+  }
+  return id;
+}
+
+static const char *scope_count(scope *s, const char *name, const char *what,
+                               const og_op *op, og_srcpos pos) {
+  return scope_name(s, og_arena_printf(s->f->arena, "%s_count", name), what,
+                    op, pos);
+}
+
+static void scope_reset(scope *s, const char *const *fixed, size_t n) {
+  if (s->names.cap > 256) set_free(&s->names); /* else cleared in place */
+  else if (s->names.cap)
+    memset(s->names.slots, 0, s->names.cap * sizeof *s->names.slots);
+  s->names.count = 0;
+  for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i], 0);
+}
+
+static const char **names_for(const og_c_file *f, size_t n) {
+  return og_arena_array(f->arena, n ? n : 1, sizeof(const char *));
+}
+
+/* The wrapper: its fixed parameters and locals first. */
+static void wrapper_scope(scope *s, const og_op *op, og_cn_scoped *n) {
+  static const char *const fixed[] = {"ctx", "attrs", "op_defaults",
+                                      "op_inputs", "op_attrs", "op_outputs",
+                                      "op_call"};
+  scope_reset(s, fixed, sizeof fixed / sizeof *fixed);
+  for (size_t i = 0; i < op->ninputs; i++) {
+    const og_arg *a = &op->inputs[i];
+    n->in[i] = scope_name(s, a->name, "a parameter", op, a->pos);
+    if (og_c_arg_is_list(a))
+      n->in_count[i] = scope_count(s, a->name, "a parameter", op, a->pos);
+  }
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (!og_c_attr_required(a)) continue;
+    n->param[i] = scope_name(s, a->name, "a parameter", op, a->pos);
+    if (a->type.is_list)
+      n->param_count[i] = scope_count(s, a->name, "a parameter", op, a->pos);
+  }
+  for (size_t i = 0; i < op->noutputs; i++) {
+    const og_arg *a = &op->outputs[i];
+    n->out[i] = scope_name(s, a->name, "a parameter", op, a->pos);
+    if (og_c_arg_is_list(a))
+      n->out_count[i] = scope_count(s, a->name, "a parameter", op, a->pos);
+  }
+}
+
+static void member_scopes(scope *s, const og_op *op, og_cn_scoped *n) {
+  scope_reset(s, NULL, 0);
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (!og_c_attr_optional(a)) continue;
+    n->field[i] = scope_name(s, a->name, "an attrs-struct member", op, a->pos);
+    if (a->type.is_list)
+      n->field_count[i] =
+          scope_count(s, a->name, "an attrs-struct member", op, a->pos);
+  }
+  static const char *const kernel[] = {"fn", "device", "priority", "label",
+                                       "host_memory"};
+  scope_reset(s, kernel, sizeof kernel / sizeof *kernel);
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const og_attr *a = &op->attrs[i];
+    if (a->type.kind == OG_ATTR_TYPE && !a->type.is_list)
+      n->kernel_type[i] =
+          scope_name(s, a->name, "a kernel-struct member", op, a->pos);
+  }
+  scope_reset(s, NULL, 0);
+  for (size_t i = 0; i < op->ninputs; i++)
+    n->host_in[i] = scope_name(s, op->inputs[i].name, "a host_memory member",
+                               op, op->inputs[i].pos);
+  for (size_t i = 0; i < op->noutputs; i++)
+    n->host_out[i] = scope_name(s, op->outputs[i].name,
+                                "a host_memory member", op,
+                                op->outputs[i].pos);
+}
+
+static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
+  scope s = {.f = f, .global = global, .diag = diag, .ok = true};
+  for (size_t i = 0; i < f->nops; i++) {
+    const og_op *op = f->ops[i];
+    og_cn_scoped n;
+    n.in = names_for(f, op->ninputs), n.in_count = names_for(f, op->ninputs);
+    n.out = names_for(f, op->noutputs);
+    n.out_count = names_for(f, op->noutputs);
+    n.param = names_for(f, op->nattrs);
+    n.param_count = names_for(f, op->nattrs);
+    n.field = names_for(f, op->nattrs);
+    n.field_count = names_for(f, op->nattrs);
+    n.kernel_type = names_for(f, op->nattrs);
+    n.host_in = names_for(f, op->ninputs);
+    n.host_out = names_for(f, op->noutputs);
+    wrapper_scope(&s, op, &n);
+    member_scopes(&s, op, &n);
+    og_c_cache_set_scoped(f, op, &n);
+  }
+  set_free(&s.names);
+  return s.ok;
+}
+
+bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
+  run r = {.diag = diag, .ok = true};
+  /* Sized once: growing tables touch fresh pages, which cost more than
+   * the hashing. */
+  size_t estimate = 64;
+  for (size_t i = 0; i < n; i++) estimate += estimate_names(&files[i]);
+  r.cap = estimate + estimate / 4;
+  r.claims = malloc(r.cap * sizeof *r.claims);
+  if (!r.claims) abort();
+  set_reserve(&r.global, estimate);
+  for (size_t i = 0; i < n; i++) check_file(&r, &files[i]);
+
+  for (size_t i = 0; i < n; i++)
+    r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
+  set_free(&r.global);
+  set_free(&r.files);
+  free(r.claims);
+  return r.ok;
+}
