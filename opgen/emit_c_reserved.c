@@ -1,9 +1,9 @@
 /* Names generated C must not take: keywords of C11, C23 and C++20, what
- * the headers the generated code includes (opr/opr.h with <stdatomic.h>,
- * <stdbool.h>, <stddef.h>, <stdint.h>, <string.h>, <math.h>) declare, the
- * macros GNU modes predefine (linux, unix), and the usual macros of a
- * caller's translation unit (<assert.h>, <errno.h>, <stdio.h>,
- * <stdlib.h>, <limits.h>, <float.h>, NDEBUG) and main. */
+ * the headers the generated code includes (opr/opr.h, <stdbool.h>,
+ * <stddef.h>, <stdint.h>, <string.h>, <math.h>) declare, the macros GNU
+ * modes predefine (linux, unix), the names of the other ISO C headers a
+ * caller's file may include (and that GCC declares as built-ins even
+ * unincluded: a global `exit` conflicts), NDEBUG and main. */
 #include "emit_c_names.h"
 
 #include <pthread.h>
@@ -86,6 +86,17 @@ static const char *const breaking[] = {
     "ATOMIC_WCHAR_T_LOCK_FREE", "ATOMIC_SHORT_LOCK_FREE",
     "ATOMIC_INT_LOCK_FREE", "ATOMIC_LONG_LOCK_FREE",
     "ATOMIC_LLONG_LOCK_FREE", "ATOMIC_POINTER_LOCK_FREE",
+    /* the other ISO C headers a caller's file may include: their macros
+     * and types */
+    "va_list", "va_start", "va_arg", "va_end", "va_copy", "jmp_buf",
+    "setjmp", "sig_atomic_t", "SIG_DFL", "SIG_ERR", "SIG_IGN", "SIGABRT",
+    "SIGFPE", "SIGILL", "SIGINT", "SIGSEGV", "SIGTERM", "time_t", "clock_t",
+    "CLOCKS_PER_SEC", "TIME_UTC", "div_t", "ldiv_t", "lldiv_t", "fpos_t",
+    "mbstate_t", "wint_t", "wctype_t", "wctrans_t", "WEOF", "LC_ALL",
+    "LC_COLLATE", "LC_CTYPE", "LC_MONETARY", "LC_NUMERIC", "LC_TIME",
+    "imaxdiv_t", "fenv_t", "fexcept_t", "char16_t", "char32_t", "I",
+    "thrd_t", "mtx_t", "cnd_t", "tss_t", "once_flag",
+    "ONCE_FLAG_INIT",
 };
 
 /* Functions and objects: harmless as a member or parameter (those shadow
@@ -110,6 +121,68 @@ static const char *const functions[] = {
     "atomic_fetch_and_explicit", "atomic_flag_test_and_set",
     "atomic_flag_test_and_set_explicit", "atomic_flag_clear",
     "atomic_flag_clear_explicit",
+    /* <stdlib.h> */
+    "atof", "atoi", "atol", "atoll", "strtod", "strtof", "strtold",
+    "strtol", "strtoll", "strtoul", "strtoull", "rand", "srand",
+    "aligned_alloc", "calloc", "free", "malloc", "realloc", "abort",
+    "atexit", "at_quick_exit", "exit", "quick_exit", "getenv", "system",
+    "bsearch", "qsort", "abs", "labs", "llabs", "div", "ldiv", "lldiv",
+    "mblen", "mbtowc", "wctomb", "mbstowcs", "wcstombs",
+    /* <stdio.h> */
+    "remove", "rename", "tmpfile", "tmpnam", "fclose", "fflush", "fopen",
+    "freopen", "setbuf", "setvbuf", "fprintf", "fscanf", "printf", "scanf",
+    "snprintf", "sprintf", "sscanf", "vfprintf", "vfscanf", "vprintf",
+    "vscanf", "vsnprintf", "vsprintf", "vsscanf", "fgetc", "fgets", "fputc",
+    "fputs", "getc", "getchar", "gets", "putc", "putchar", "puts", "ungetc",
+    "fread", "fwrite", "fgetpos", "fseek", "fsetpos", "ftell", "rewind",
+    "clearerr", "feof", "ferror", "perror",
+    /* <ctype.h>, <wctype.h> */
+    "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph",
+    "islower", "isprint", "ispunct", "isspace", "isupper", "isxdigit",
+    "tolower", "toupper", "iswalnum", "iswalpha", "iswblank", "iswcntrl",
+    "iswdigit", "iswgraph", "iswlower", "iswprint", "iswpunct", "iswspace",
+    "iswupper", "iswxdigit", "iswctype", "wctype", "towlower", "towupper",
+    "towctrans", "wctrans",
+    /* <time.h>, <signal.h>, <setjmp.h>, <locale.h>, <inttypes.h> */
+    "clock", "difftime", "mktime", "time", "asctime", "ctime", "gmtime",
+    "localtime", "strftime", "timespec_get", "signal", "raise", "longjmp",
+    "setlocale", "localeconv", "imaxabs", "imaxdiv", "strtoimax",
+    "strtoumax", "wcstoimax", "wcstoumax",
+    /* <wchar.h>, <uchar.h> */
+    "fwprintf", "fwscanf", "swprintf", "swscanf", "vfwprintf", "vfwscanf",
+    "vswprintf", "vswscanf", "vwprintf", "vwscanf", "wprintf", "wscanf",
+    "fgetwc", "fgetws", "fputwc", "fputws", "fwide", "getwc", "getwchar",
+    "putwc", "putwchar", "ungetwc", "wcstod", "wcstof", "wcstold", "wcstol",
+    "wcstoll", "wcstoul", "wcstoull", "wcscpy", "wcsncpy", "wmemcpy",
+    "wmemmove", "wcscat", "wcsncat", "wcscmp", "wcscoll", "wcsncmp",
+    "wcsxfrm", "wmemcmp", "wcschr", "wcscspn", "wcspbrk", "wcsrchr",
+    "wcsspn", "wcsstr", "wcstok", "wmemchr", "wcslen", "wmemset", "wcsftime",
+    "btowc", "wctob", "mbsinit", "mbrlen", "mbrtowc", "wcrtomb", "mbsrtowcs",
+    "wcsrtombs", "mbrtoc16", "c16rtomb", "mbrtoc32", "c32rtomb",
+    /* <fenv.h>, <threads.h> */
+    "feclearexcept", "fegetexceptflag", "feraiseexcept", "fesetexceptflag",
+    "fetestexcept", "fegetround", "fesetround", "fegetenv", "feholdexcept",
+    "fesetenv", "feupdateenv", "call_once", "cnd_broadcast", "cnd_destroy",
+    "cnd_init", "cnd_signal", "cnd_timedwait", "cnd_wait", "mtx_destroy",
+    "mtx_init", "mtx_lock", "mtx_timedlock", "mtx_trylock", "mtx_unlock",
+    "thrd_create", "thrd_current", "thrd_detach", "thrd_equal", "thrd_exit",
+    "thrd_join", "thrd_sleep", "thrd_yield", "tss_create", "tss_delete",
+    "tss_get", "tss_set",
+    /* GCC's built-in functions outside ISO C (declared even unincluded) */
+    "alloca", "bcmp", "bcopy", "bzero", "index", "rindex", "ffs", "ffsl",
+    "ffsll", "strcasecmp", "strncasecmp", "gettext", "dgettext",
+    "dcgettext", "execl", "execlp", "execle", "execv", "execvp", "execve",
+    "fork", "_exit", "signbitf", "signbitl", "significand", "gamma",
+    "drem", "exp10", "pow10", "j0", "j1", "jn", "y0", "y1", "yn",
+    "scalb", "sincos", "fprintf_unlocked", "fputs_unlocked", "printf_unlocked",
+    "putchar_unlocked", "putc_unlocked", "posix_memalign", "strfmon",
+};
+
+/* <complex.h> functions: each also with the suffixes f and l. */
+static const char *const complex_fns[] = {
+    "cabs", "cacos", "cacosh", "carg", "casin", "casinh", "catan", "catanh",
+    "ccos", "ccosh", "cexp", "cimag", "clog", "conj", "cpow", "cproj",
+    "creal", "csin", "csinh", "csqrt", "ctan", "ctanh",
 };
 
 /* <math.h> functions: each also with the suffixes f and l. */
@@ -136,7 +209,7 @@ static const char *const int_families[] = {
     "UINT%d_WIDTH",
 };
 
-enum { TABLE_SIZE = 2048 }; /* a power of two, over twice the names */
+enum { TABLE_SIZE = 4096 }; /* a power of two, over twice the names */
 
 typedef struct entry {
   char name[40];
@@ -174,6 +247,12 @@ static void fill(void) {
   for (size_t i = 0; i < sizeof math / sizeof *math; i++)
     for (size_t k = 0; k < 3; k++) {
       strcpy(buf, math[i]);
+      strcat(buf, suffixes[k]);
+      add(buf, OG_C_FUNCTION);
+    }
+  for (size_t i = 0; i < sizeof complex_fns / sizeof *complex_fns; i++)
+    for (size_t k = 0; k < 3; k++) {
+      strcpy(buf, complex_fns[i]);
       strcat(buf, suffixes[k]);
       add(buf, OG_C_FUNCTION);
     }

@@ -1,7 +1,9 @@
-/* Generated C survives hostile specs: keywords as names, comment
- * terminators and trigraphs in docs and values, every kind of default and
- * argument. The output must compile with -std=c11 -Wall -Wextra -Werror
- * -pedantic. */
+/* Generated C survives hostile specs: keywords of C and C++, standard and
+ * runtime names, the kernel struct's members and the wrapper's locals as
+ * spec names, comment terminators and trigraphs in docs and values, every
+ * kind of default and argument (tests/emit/hostile.op, whose EveryHazard
+ * holds every mangled kind at once). The output compiles with -std=c11
+ * -Wall -Wextra -Werror -pedantic, links and runs, from C and C++. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -16,25 +18,65 @@ static int run(const char *cmd) {
   return rc;
 }
 
-static void hostile_spec_compiles_cleanly(void **state) {
+/* A caller of the hostile ops, as C and as C++: registers them, calls
+ * EveryHazard with no inputs (the generated check answers) and reads its
+ * defaults through the mangled names. */
+static const char caller[] =
+    "#include \"hostile_kernels.h\"\n"
+    "#include <stdio.h>\n"
+    "#include <string.h>\n"
+    "int main(void) {\n"
+    "  opr_status st = hostile_register_ops();\n"
+    "  if (st) return 1;\n"
+    "  hostile_every_hazard_attrs a = HOSTILE_EVERY_HAZARD_ATTRS_DEFAULT;\n"
+    "  if (a.new_ != INT64_MIN || a.errno_ != INT64_MAX) return 2;\n"
+    "  if (a.assert_ != HOSTILE_EVERY_HAZARD_ASSERT_A_B_1) return 3;\n"
+    "  if (strcmp(a.template_, \"a*/b/*c\") != 0 || a.EOF_count != 2) return 4;\n"
+    "  opr_tensor *out[4] = {0};\n"
+    "  st = hostile_every_hazard(NULL, NULL, NULL, NULL, 0, NULL, NULL, \"l\",\n"
+    "                            \"e\", &a, &out[0], &out[1], 0, &out[2],\n"
+    "                            &out[3]);\n"
+    "  if (!st) return 5;\n"
+    "  puts(opr_status_message(st));\n"
+    "  opr_status_free(st);\n"
+    "  return 0;\n"
+    "}\n";
+
+static int write_caller(const char *name) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fputs(caller, f);
+  return fclose(f);
+}
+
+static void hostile_spec_compiles_and_links(void **state) {
   (void)state;
   const char *cc = getenv("OPGEN_CC"), *inc = getenv("OPGEN_RUNTIME_INCLUDE");
-  if (!cc || !inc) skip();
-  char cmd[4096];
+  const char *link = getenv("OPGEN_RUNTIME_LINK");
+  if (!cc || !inc || !link) skip();
+  char cmd[8192];
   snprintf(cmd, sizeof cmd, "'%s' gen -o '%s' tests/emit/hostile.op",
            getenv("OPGEN_BIN"), tmpdir);
   assert_int_equal(run(cmd), 0);
-  snprintf(cmd, sizeof cmd, "printf '#include \"hostile_kernels.h\"\\n' > '%s/k.c'",
-           tmpdir);
+  assert_int_equal(write_caller("main.c"), 0);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && '%s' -std=c11 -Wall -Wextra -Werror -pedantic -I'%s' "
+           "-I. -c hostile_ops.c main.c && '%s' -o prog hostile_ops.o main.o "
+           "%s && ./prog",
+           tmpdir, cc, inc, cc, link);
   assert_int_equal(run(cmd), 0);
-  const char *files[] = {"hostile_ops.c", "k.c"};
-  for (size_t i = 0; i < 2; i++) {
-    snprintf(cmd, sizeof cmd,
-             "'%s' -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only "
-             "-I'%s' -I'%s' '%s/%s'",
-             cc, inc, tmpdir, tmpdir, files[i]);
-    assert_int_equal(run(cmd), 0);
-  }
+  /* The same caller as C++ (test_cxx_headers compiles the headers with
+   * every C++ compiler and standard; this links one). */
+  if (system("command -v g++ >/dev/null 2>&1") != 0) return;
+  assert_int_equal(write_caller("main.cpp"), 0);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && g++ -std=c++17 -Wall -Wextra -Werror -pedantic -I'%s' "
+           "-I. -c main.cpp -o main_cxx.o && g++ -o prog_cxx hostile_ops.o "
+           "main_cxx.o %s && ./prog_cxx",
+           tmpdir, inc, link);
+  assert_int_equal(run(cmd), 0);
 }
 
 static void keywords_and_collisions_get_safe_names(void **state) {
@@ -68,7 +110,7 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(hostile_spec_compiles_cleanly),
+      cmocka_unit_test(hostile_spec_compiles_and_links),
       cmocka_unit_test(keywords_and_collisions_get_safe_names),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
