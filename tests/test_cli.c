@@ -248,14 +248,12 @@ static void gen_usage_and_io_errors(void **state) {
 
 static int setup(void **state) {
   (void)state;
-  return mkdtemp(tmpdir) ? 0 : -1;
+  return tu_tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 int main(void) {

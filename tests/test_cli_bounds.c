@@ -662,9 +662,7 @@ static void leftovers_of_a_killed_run_are_removed_by_the_next(void **state) {
 
 static int teardown_all(void **state) {
   (void)state;
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 int main(void) {

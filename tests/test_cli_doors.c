@@ -610,14 +610,12 @@ static void an_output_directory_that_cannot_be_made_leaves_nothing(
 
 static int setup(void **state) {
   (void)state;
-  return mkdtemp(tmpdir) ? 0 : -1;
+  return tu_tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 int main(void) {

@@ -1009,9 +1009,7 @@ static int cli_setup(void **state) {
 
 static int cli_teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 static void cli_compatible_change_is_silent_and_exits_0(void **state) {

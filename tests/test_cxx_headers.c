@@ -32,12 +32,6 @@ static bool on_path(const char *tool) {
   return false;
 }
 
-static int run(const char *cmd) {
-  int rc = system(cmd);
-  if (rc != 0) print_error("command failed (%d): %s\n", rc, cmd);
-  return rc;
-}
-
 /* Names in `dir` ending with `suffix`, sorted; NULL-terminated. */
 static char **list_dir(const char *dir, const char *suffix, size_t *count) {
   DIR *d = opendir(dir);
@@ -84,7 +78,7 @@ static void compile_cxx(const char *file, const char *mode) {
                "%s -std=%s " FLAGS " %s -I'%s' -I'%s' '%s' -o '%s/out.o'",
                compilers[c], standards[s], mode,
                getenv("OPGEN_RUNTIME_INCLUDE"), tmpdir, file, tmpdir);
-      assert_int_equal(run(cmd), 0);
+      assert_int_equal(tu_run(cmd), 0);
     }
 }
 
@@ -118,7 +112,7 @@ static void runtime_headers_compile_alone_as_c11(void **state) {
     write_file(src, text);
     snprintf(cmd, sizeof cmd, "'%s' -std=c11 " FLAGS " -fsyntax-only -I'%s' '%s'",
              cc, getenv("OPGEN_RUNTIME_INCLUDE"), src);
-    assert_int_equal(run(cmd), 0);
+    assert_int_equal(tu_run(cmd), 0);
   }
   free_list(headers);
 }
@@ -179,7 +173,7 @@ static int setup(void **state) {
   snprintf(cmd, sizeof cmd,
            "'%s' gen -o '%s' specs/*.op tests/emit/hostile.op tests/cxx/cxx.op",
            getenv("OPGEN_BIN"), tmpdir);
-  return run(cmd) == 0 ? 0 : -1;
+  return tu_run(cmd) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state) {

@@ -12,12 +12,6 @@
 
 static char tmpdir[] = "/tmp/opgen_emit_XXXXXX";
 
-static int run(const char *cmd) {
-  int rc = system(cmd);
-  if (rc != 0) print_error("command failed (%d): %s\n", rc, cmd);
-  return rc;
-}
-
 /* A caller of the hostile ops, as C and as C++: registers them, calls
  * EveryHazard with no inputs (the generated check answers) and reads its
  * defaults through the mangled names. */
@@ -59,14 +53,14 @@ static void hostile_spec_compiles_and_links(void **state) {
   char cmd[8192];
   snprintf(cmd, sizeof cmd, "'%s' gen -o '%s' tests/emit/hostile.op",
            getenv("OPGEN_BIN"), tmpdir);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
   assert_int_equal(write_caller("main.c"), 0);
   snprintf(cmd, sizeof cmd,
            "cd '%s' && '%s' -std=c11 -Wall -Wextra -Werror -pedantic -I'%s' "
            "-I. -c hostile_ops.c main.c && '%s' -o prog hostile_ops.o main.o "
            "%s && ./prog",
            tmpdir, cc, inc, cc, link);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
   /* The same caller as C++ (test_cxx_headers compiles the headers with
    * every C++ compiler and standard; this links one). */
   if (system("command -v g++ >/dev/null 2>&1") != 0) return;
@@ -76,7 +70,7 @@ static void hostile_spec_compiles_and_links(void **state) {
            "-I. -c main.cpp -o main_cxx.o && g++ -o prog_cxx hostile_ops.o "
            "main_cxx.o %s && ./prog_cxx",
            tmpdir, inc, link);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
 }
 
 static void keywords_and_collisions_get_safe_names(void **state) {
@@ -98,14 +92,12 @@ static void keywords_and_collisions_get_safe_names(void **state) {
 
 static int setup(void **state) {
   (void)state;
-  return getenv("OPGEN_BIN") && mkdtemp(tmpdir) ? 0 : -1;
+  return tu_tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 int main(void) {

@@ -270,12 +270,6 @@ static void write_texts(const char *path) {
   fclose(f);
 }
 
-static int run(const char *cmd) {
-  int rc = system(cmd);
-  if (rc != 0) print_error("command failed (%d): %s\n", rc, cmd);
-  return rc;
-}
-
 static const char *flags = "-std=c11 -Wall -Wextra -Werror -pedantic";
 
 static void generated_values_compile_and_read_back_exactly(void **state) {
@@ -290,14 +284,14 @@ static void generated_values_compile_and_read_back_exactly(void **state) {
   write_texts(path);
   snprintf(cmd, sizeof cmd, "'%s' gen -o '%s' '%s/lit.op'", getenv("OPGEN_BIN"),
            tmpdir, tmpdir);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
   snprintf(cmd, sizeof cmd,
            "'%s' %s -I'%s' -I'%s' -o '%s/reader' tests/emit/literals_reader.c "
            "'%s/lit_ops.c' %s",
            cc, flags, inc, tmpdir, tmpdir, tmpdir, link);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
   snprintf(cmd, sizeof cmd, "'%s/reader'", tmpdir);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
 }
 
 /* The same with clang, when there is one: it counts literal lengths on its
@@ -311,7 +305,7 @@ static void generated_values_compile_with_clang(void **state) {
            "clang %s -fsyntax-only -I'%s' -I'%s' tests/emit/literals_reader.c "
            "&& clang %s -fsyntax-only -I'%s' -I'%s' '%s/lit_ops.c'",
            flags, inc, tmpdir, flags, inc, tmpdir, tmpdir);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
 }
 
 /* The headers from C++17, once the runtime's own headers compile there
@@ -331,19 +325,17 @@ static void generated_headers_compile_as_cxx(void **state) {
            "printf '#include \"lit_ops.h\"\\n#include \"lit_kernels.h\"\\n' | "
            "%s -I'%s' -I'%s' -",
            cxx, inc, tmpdir);
-  assert_int_equal(run(cmd), 0);
+  assert_int_equal(tu_run(cmd), 0);
 }
 
 static int setup(void **state) {
   (void)state;
-  return getenv("OPGEN_BIN") && mkdtemp(tmpdir) ? 0 : -1;
+  return tu_tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 int main(void) {

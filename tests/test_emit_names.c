@@ -486,14 +486,12 @@ static void cpp_keywords_as_spec_names_are_mangled(void **state) {
 
 static int setup(void **state) {
   (void)state;
-  return getenv("OPGEN_BIN") && mkdtemp(tmpdir) ? 0 : -1;
+  return tu_tmpdir_make(tmpdir);
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_tmpdir_remove(tmpdir);
 }
 
 int main(void) {

@@ -133,3 +133,19 @@ bool tu_turkish_locale(void) {
 }
 
 void tu_c_locale(void) { setlocale(LC_ALL, "C"); }
+
+int tu_run(const char *cmd) {
+  int rc = system(cmd);
+  if (rc != 0) print_error("command failed (%d): %s\n", rc, cmd);
+  return rc;
+}
+
+int tu_tmpdir_make(char *tmpl) {
+  return mkdtemp(tmpl) ? 0 : -1;
+}
+
+int tu_tmpdir_remove(const char *dir) {
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}

@@ -49,6 +49,14 @@ bool tu_latin1_locale(void);
 bool tu_turkish_locale(void);
 void tu_c_locale(void);
 
+/* Runs a shell command; prints it with its status when that is not 0. */
+int tu_run(const char *cmd);
+/* A temporary directory from a mkdtemp template (changed in place), and
+ * its removal with everything in it: 0 on success, for CMocka's group
+ * setup and teardown. */
+int tu_tmpdir_make(char *tmpl);
+int tu_tmpdir_remove(const char *dir);
+
 /* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
 char *tu_read_file(const char *path, size_t *len);
 /* $OPGEN_CORPUS_DIR/<name>, by default ../shared/corpus/<name> (tests run
