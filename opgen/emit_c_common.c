@@ -2,6 +2,7 @@
 #include "emit_c_internal.h"
 
 #include "ascii.h"
+#include "source.h" /* og_utf8_seq_len */
 #include "version.h"
 
 #include <stdint.h>
@@ -124,9 +125,12 @@ int og_c_attr_index(const og_op *op, const char *name) {
   return a ? (int)(a - op->attrs) : -1;
 }
 
-/* Bytes a C string literal can hold as they are. */
-static bool plain_in_string(const char *s, size_t i) {
+/* Bytes a C string literal can hold as they are: printable ASCII and
+ * well-formed UTF-8 (compilers refuse other bytes in a source file's
+ * literals: clang's -Winvalid-source-encoding). Returns how many, or 0. */
+static size_t plain_in_string(const char *s, size_t i, size_t len) {
   unsigned char c = (unsigned char)s[i];
+  if (c >= 0x80) return og_utf8_seq_len((const unsigned char *)s + i, len - i);
   return c >= 0x20 && c != 0x7f && c != '"' && c != '\\' &&
          !(c == '?' && i > 0 && s[i - 1] == '?'); /* no trigraphs */
 }
@@ -139,7 +143,7 @@ void og_c_string(og_writer *w, const char *s, size_t len) {
   og_w_puts(w, "\"");
   for (size_t i = 0; i < len;) {
     size_t run = i;
-    while (run < len && plain_in_string(s, run)) run++;
+    for (size_t n; run < len && (n = plain_in_string(s, run, len));) run += n;
     if (run > i) og_w_write(w, s + i, run - i);
     if (run == len) break;
     unsigned char c = (unsigned char)s[run];

@@ -1,6 +1,7 @@
 #include "json.h"
 
 #include "numtext.h"
+#include "source.h" /* og_utf8_seq_len */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,32 +11,6 @@
 #include <string.h>
 
 /* ---- UTF-8 ---------------------------------------------------------- */
-
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs,
- * no surrogates, nothing above U+10FFFF), or 0. Shared by the reader and
- * the writer so that what one escapes the other accepts. */
-static size_t utf8_seq_len(const unsigned char *s, size_t avail) {
-  unsigned char c = s[0];
-  size_t n;
-  unsigned char lo = 0x80, hi = 0xBF; /* bounds of the second byte */
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (avail < n || s[1] < lo || s[1] > hi) return 0;
-  for (size_t i = 2; i < n; i++)
-    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-  return n;
-}
 
 static size_t utf8_encode(uint32_t cp, char *out) {
   if (cp < 0x80) {
@@ -247,7 +222,7 @@ static bool parse_string(parser *p, og_bytes *out) {
       if (!read_escape(p, buf, &n)) return false;
       continue;
     }
-    size_t k = utf8_seq_len((const unsigned char *)p->text + p->pos,
+    size_t k = og_utf8_seq_len((const unsigned char *)p->text + p->pos,
                             p->len - p->pos);
     if (!k) return fail_here(p, "invalid UTF-8 in string");
     memcpy(buf + n, p->text + p->pos, k);
@@ -547,7 +522,7 @@ void og_json_write_string(og_writer *w, og_bytes s) {
   size_t run = 0; /* start of the bytes copied as they are */
   og_w_write(w, "\"", 1);
   for (size_t i = 0; i < s.len;) {
-    size_t k = utf8_seq_len(b + i, s.len - i);
+    size_t k = og_utf8_seq_len(b + i, s.len - i);
     if (k && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\') {
       i += k;
       continue;

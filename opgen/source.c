@@ -161,27 +161,32 @@ const char *og_source_line(const og_source *src, uint32_t line, size_t *len) {
   return src->text + b;
 }
 
+size_t og_utf8_seq_len(const unsigned char *s, size_t avail) {
+  unsigned char c = s[0];
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF; /* bounds of the second byte */
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) n = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (avail < n || s[1] < lo || s[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+  return n;
+}
+
 size_t og_utf8_check(const char *text, size_t len) {
   const unsigned char *p = (const unsigned char *)text;
-  size_t i = 0;
-  while (i < len) {
-    unsigned c = p[i];
-    size_t n;
-    unsigned min;
-    if (c == 0) return i;
-    if (c < 0x80) { i++; continue; }
-    if ((c & 0xE0) == 0xC0) n = 1, min = 0x80;
-    else if ((c & 0xF0) == 0xE0) n = 2, min = 0x800;
-    else if ((c & 0xF8) == 0xF0) n = 3, min = 0x10000;
-    else return i;
-    if (len - i <= n) return i;
-    unsigned cp = c & (0x3F >> n);
-    for (size_t k = 1; k <= n; k++) {
-      if ((p[i + k] & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-    i += n + 1;
-  }
+  for (size_t i = 0, n; i < len; i += n)
+    if (p[i] == 0 || !(n = og_utf8_seq_len(p + i, len - i))) return i;
   return (size_t)-1;
 }

@@ -56,6 +56,9 @@ og_srcpos og_sources_pos(const og_sources *s, og_loc loc);
 /* The text of line `line` (1-based) without its newline. */
 const char *og_source_line(const og_source *src, uint32_t line, size_t *len);
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlongs,
+ * no surrogates, nothing above U+10FFFF), or 0. */
+size_t og_utf8_seq_len(const unsigned char *s, size_t avail);
 /* Offset of the first byte that is not valid UTF-8 (or a NUL byte), or
  * (size_t)-1 when the whole text is clean. */
 size_t og_utf8_check(const char *text, size_t len);

@@ -2,16 +2,33 @@
 #include "value_text.h"
 
 #include "numtext.h"
+#include "source.h" /* og_utf8_seq_len */
 
 #include <inttypes.h>
 #include <math.h>
 
+/* A string as the spec would write it, so that a message or comment
+ * stays one line of valid UTF-8: escapes for quotes, backslashes, control
+ * bytes and bytes that are not UTF-8; cut after 60 bytes of the value,
+ * never inside a character. */
+static void write_string(og_writer *w, const og_bytes *s) {
+  const unsigned char *p = (const unsigned char *)s->ptr;
+  og_w_puts(w, "'");
+  for (size_t i = 0, n; i < s->len && i < 60; i += n) {
+    n = og_utf8_seq_len(p + i, s->len - i);
+    if (p[i] == '\'' || p[i] == '\\') og_w_printf(w, "\\%c", p[i]);
+    else if (p[i] == '\n') og_w_puts(w, "\\n");
+    else if (p[i] == '\t') og_w_puts(w, "\\t");
+    else if (n == 0 || p[i] < 0x20 || p[i] == 0x7f)
+      og_w_printf(w, "\\x%02x", p[i]), n = 1;
+    else og_w_write(w, s->ptr + i, n);
+  }
+  og_w_puts(w, "'");
+}
+
 void og_value_write(og_writer *w, const og_value *v) {
   switch (v->kind) {
-  case OG_VAL_STRING:
-    og_w_printf(w, "'%.*s'", (int)(v->u.s.len > 60 ? 60 : v->u.s.len),
-                v->u.s.ptr);
-    break;
+  case OG_VAL_STRING: write_string(w, &v->u.s); break;
   case OG_VAL_INT: og_w_printf(w, "%" PRId64, v->u.i); break;
   case OG_VAL_FLOAT: {
     char buf[OG_DOUBLE_TEXT_MAX];

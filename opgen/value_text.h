@@ -1,5 +1,6 @@
 /* Attr values as short text for messages and comments: 'foo', 3, 1.5,
- * float, [2, ?], [1, 2]; strings are cut at 60 bytes. */
+ * float, [2, ?], [1, 2]; strings escaped as in a spec ('a\n\xff') and
+ * cut at 60 bytes. */
 #ifndef OPGEN_VALUE_TEXT_H
 #define OPGEN_VALUE_TEXT_H
 

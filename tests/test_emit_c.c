@@ -6,6 +6,8 @@
  * -Wall -Wextra -Werror -pedantic, links and runs, from C and C++. */
 #include "testutil.h"
 
+#include "source.h" /* og_utf8_check */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,32 @@ static void hostile_spec_compiles_and_links(void **state) {
   assert_int_equal(tu_run(cmd), 0);
 }
 
+/* Strings that are not UTF-8 (\xff in a spec) are escaped in literals,
+ * which clang refuses otherwise, and in comments: every generated file is
+ * UTF-8 text. */
+static void generated_files_are_utf8_that_clang_accepts(void **state) {
+  (void)state;
+  const char *files[] = {"hostile_ops.h", "hostile_ops.c",
+                         "hostile_kernels.h"};
+  for (size_t i = 0; i < 3; i++) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, files[i]);
+    size_t len = 0;
+    char *text = tu_read_file(path, &len);
+    assert_non_null(text);
+    assert_true(og_utf8_check(text, len) == (size_t)-1);
+    free(text);
+  }
+  const char *inc = getenv("OPGEN_RUNTIME_INCLUDE");
+  if (!inc || system("command -v clang >/dev/null 2>&1") != 0) return;
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && clang -std=c11 -Wall -Wextra -Werror -pedantic -I'%s' "
+           "-I. -fsyntax-only hostile_ops.c main.c",
+           tmpdir, inc);
+  assert_int_equal(tu_run(cmd), 0);
+}
+
 static void keywords_and_collisions_get_safe_names(void **state) {
   (void)state;
   char path[512];
@@ -103,6 +131,7 @@ static int teardown(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hostile_spec_compiles_and_links),
+      cmocka_unit_test(generated_files_are_utf8_that_clang_accepts),
       cmocka_unit_test(keywords_and_collisions_get_safe_names),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
