@@ -138,9 +138,8 @@ void og_emit_op_value(const og_value *v, og_writer *w) {
 
 /* `/// line` per line of `text` (`///` alone for an empty line). Every
  * line break of the text starts a new `///` line, so no doc text can
- * become code. A lone '\r' counts as a break too: the .op lexer would
- * keep it inside the comment, but editors and terminals show a new line
- * there, which must not look like code either. */
+ * become code. A lone '\r' counts as a break too, as it does for the
+ * .op lexer (and for editors and terminals). */
 static void write_doc_lines(og_writer *w, const char *text) {
   while (true) {
     size_t n = strcspn(text, "\r\n");

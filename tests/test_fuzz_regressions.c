@@ -102,6 +102,32 @@ static void frontend_summary_ignores_a_blank_last_doc_line(void **state) {
   tu_diags_free(&diags);
 }
 
+/* A doc line "SY\rMETRIC ..." kept its lone carriage return, which the
+ * .op writer turned into a line break: the text read back differently.
+ * A lone CR now ends a line comment as it ends a line for an editor, so
+ * what follows it is code (here an error), never hidden in a comment. */
+static void frontend_lone_carriage_return_ends_a_doc_line(void **state) {
+  (void)state;
+  size_t len;
+  uint8_t *data = reproducer("frontend-doc-lone-carriage-return", &len);
+  fz_frontend_one(data, len);
+  tu_diags diags = {0};
+  og_model *m = tu_compile("fuzz.op", (const char *)data, &diags);
+  assert_null(m);
+  assert_string_equal(diags.lines[1],
+                      "fuzz.op:25:36: error: expected end of file, 'package' "
+                      "or 'op' before identifier 'METRIC'");
+  tu_diags_free(&diags);
+  free(data);
+
+  m = tu_compile("t.op", "/// Sum\r\nop A {}\n// x\rop B {}\n", &diags);
+  assert_non_null(m);
+  assert_int_equal(m->nops, 2);
+  assert_string_equal(m->ops[0]->summary, "Sum");
+  og_model_free(m);
+  tu_diags_free(&diags);
+}
+
 /* An OpList op named `Foo { stateful; } op Bar` imported, and its .op
  * text compiled to three ops (Keep, a stateful Foo, Bar): the name
  * injected spec text (issue 11). Written by hand; the harness now checks
@@ -153,6 +179,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(frontend_empty_input_is_an_empty_model),
       cmocka_unit_test(frontend_summary_ignores_a_blank_last_doc_line),
+      cmocka_unit_test(frontend_lone_carriage_return_ends_a_doc_line),
       cmocka_unit_test(frontend_import_refuses_an_injected_op),
       cmocka_unit_test(execute_infer_output_count_overflow),
       cmocka_unit_test(execute_output_count_sum_overflow),
