@@ -18,7 +18,8 @@
 #
 # The hash (opr_op_defs_hash of the library's ops) is computed at build
 # time: a small program, <name>_opgen_defhash, built from the same
-# generated code and the runtime, runs the ops' registration, hashes the
+# generated code, the runtime and stand-ins for the specs' hand-written
+# shape functions (`shape_fn`; not SOURCES), runs the ops' registration, hashes the
 # ops and writes <dir>/<name>_defhash.h, which the entry includes. The
 # loader recomputes it from the tables it finds and refuses a library
 # whose hash differs. (The program runs on the build machine: no cross
@@ -37,6 +38,7 @@
 
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/OpgenGenerate.cmake)
+set(_OPGEN_LIBRARY_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 # The C prefix of a spec's generated names (opgen's rule).
 function(_opgen_spec_package spec out_var)
@@ -112,7 +114,9 @@ function(opgen_add_op_library name)
   add_library(${ops} OBJECT)
   set_target_properties(${ops} PROPERTIES POSITION_INDEPENDENT_CODE ON
     C_VISIBILITY_PRESET hidden)
-  opgen_generate(TARGET ${ops} SPECS ${arg_SPECS} OUTPUT_DIR ${dir})
+  opgen_generate(TARGET ${ops} SPECS ${arg_SPECS} OUTPUT_DIR ${dir}
+                 OUT_VAR generated)
+  list(FILTER generated INCLUDE REGEX "_ops\\.h$")
 
   set(OPGEN_LIB_NAME ${name})
   set(OPGEN_LIB_REGISTER_KERNELS ${arg_REGISTER_KERNELS})
@@ -122,9 +126,18 @@ function(opgen_add_op_library name)
   configure_file(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/OpgenLibraryHash.c.in
                  ${dir}/${name}_defhash_main.c @ONLY)
 
-  # The hash, at build time.
+  # The hash, at build time. The program links stand-ins for the shape
+  # functions (shape_fn) instead of SOURCES, which may be C++ or CUDA and
+  # need libraries of their own.
+  set(stubs ${dir}/${name}_shape_stubs.c)
+  add_custom_command(OUTPUT ${stubs}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${stubs} "-DHEADERS=${generated}"
+      -P ${_OPGEN_LIBRARY_DIR}/OpgenShapeStubs.cmake
+    DEPENDS ${generated} ${_OPGEN_LIBRARY_DIR}/OpgenShapeStubs.cmake
+    COMMENT "opgen: shape function stand-ins for hashing op library ${name}"
+    VERBATIM)
   set(hasher ${name}_opgen_defhash)
-  add_executable(${hasher} ${dir}/${name}_defhash_main.c
+  add_executable(${hasher} ${dir}/${name}_defhash_main.c ${stubs}
                  $<TARGET_OBJECTS:${ops}>)
   target_include_directories(${hasher} PRIVATE ${dir})
   target_link_libraries(${hasher} PRIVATE ${opgen_rt})

@@ -1,4 +1,5 @@
-/* The opgen runtime (libopgenrt): everything generated code includes. */
+/* The opgen runtime (libopgenrt): everything generated code includes and
+ * everything a kernel author needs (kernels, shard, shapes, devices). */
 #ifndef OPR_OPR_H
 #define OPR_OPR_H
 
@@ -9,6 +10,7 @@
 #include "opr/kernel.h"
 #include "opr/library.h"
 #include "opr/op.h"
+#include "opr/parallel.h"
 #include "opr/shape.h"
 #include "opr/status.h"
 #include "opr/tensor.h"
