@@ -128,11 +128,18 @@ function(opgen_add_op_library name)
 
   # The hash, at build time. The program links stand-ins for the shape
   # functions (shape_fn) instead of SOURCES, which may be C++ or CUDA and
-  # need libraries of their own.
+  # need libraries of their own. As in opgen_generate, the script leaves
+  # an unchanged file alone, which only Ninja (restat) takes as "nothing
+  # to do": other generators get a touch.
   set(stubs ${dir}/${name}_shape_stubs.c)
+  set(touch_stubs "")
+  if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+    set(touch_stubs COMMAND ${CMAKE_COMMAND} -E touch ${stubs})
+  endif()
   add_custom_command(OUTPUT ${stubs}
     COMMAND ${CMAKE_COMMAND} -DOUT=${stubs} "-DHEADERS=${generated}"
       -P ${_OPGEN_LIBRARY_DIR}/OpgenShapeStubs.cmake
+    ${touch_stubs}
     DEPENDS ${generated} ${_OPGEN_LIBRARY_DIR}/OpgenShapeStubs.cmake
     COMMENT "opgen: shape function stand-ins for hashing op library ${name}"
     VERBATIM)

@@ -8,8 +8,9 @@
 #         -P installed_test.cmake
 #
 # Installs the build to a temporary prefix, configures tests/oplib/consumer
-# against it, builds the op library and its host program, and runs the
-# host (which loads the library and runs its op). The temporary directory
+# against it, builds the op libraries (zero_out_lib, and shape_fn_lib with
+# a shape_fn in its SOURCES) and the host program, and runs the host
+# (which loads both libraries and runs their ops). The temporary directory
 # goes whatever the outcome (unless OPGEN_KEEP_TEST_DIRS is set).
 foreach(var OPGEN_BUILD_DIR OPLIB_DIR ZERO_OUT_DIR WORK_DIR GENERATOR)
   if(NOT DEFINED ${var})
@@ -42,7 +43,7 @@ step("install" ${CMAKE_COMMAND} --install "${OPGEN_BUILD_DIR}"
   --prefix "${tmp}/prefix" --config "${BUILD_TYPE}")
 set(args -S "${OPLIB_DIR}/consumer" -B "${tmp}/build" -G "${GENERATOR}"
   "-DCMAKE_PREFIX_PATH=${tmp}/prefix" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
-  "-DOPLIB_DIR=${ZERO_OUT_DIR}"
+  "-DOPLIB_DIR=${ZERO_OUT_DIR}" "-DSHAPE_FN_DIR=${OPLIB_DIR}"
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
   -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
 if(C_COMPILER)
