@@ -1,4 +1,4 @@
-/* Loads the example op library (libmyops) and runs its three ops by name
+/* Loads the example op library (myops_lib.so) and runs its three ops by name
  * through the generic entry, opr_execute, checking every result against
  * values computed here. Prints one line per check; exits 0 when all pass.
  *
@@ -51,6 +51,7 @@ static void bias_add(opr_context *ctx) {
   enum { N = 4, C = 8, HW = 4096 };
   const int64_t vdims[3] = {N, C, HW}, bdims[1] = {C};
   float *x = malloc(sizeof(float) * N * C * HW), b[C];
+  if (!x) exit(1);
   for (int64_t i = 0; i < N * C * HW; i++) x[i] = (float)(i % 7);
   for (int c = 0; c < C; c++) b[c] = 100.0f * (float)c;
   opr_tensor *value = tensor(OPR_DT_FLOAT, 3, vdims, x,
@@ -77,6 +78,7 @@ static void bias_add(opr_context *ctx) {
          opr_status_code(s) == OPR_INVALID_ARGUMENT && !none,
          opr_status_message(s));
   opr_status_free(s);
+  opr_tensor_unref(none); /* NULL unless the call wrongly succeeded */
   opr_tensor_unref(out);
   opr_tensor_unref(value);
   opr_tensor_unref(bias);
