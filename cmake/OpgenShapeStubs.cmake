@@ -6,7 +6,9 @@
 #
 # The hash covers the op definitions, not what a shape function does, so
 # the program needs only something at each name that a table points to.
-# The names are those the generated <stem>_ops.h declares for `shape_fn`.
+# The names are those the generated <stem>_ops.h declares for `shape_fn`,
+# one line each, "opr_status NAME(opr_infer_ctx *c);" (opgen/emit_c_header.c;
+# test_oplib_shape_fn fails to build if the two drift apart).
 # SOURCES are not linked: they may be C++ or CUDA and need libraries the
 # hash program has no business with.
 foreach(var OUT HEADERS)
