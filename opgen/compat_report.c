@@ -7,7 +7,8 @@
 void og_compat_report(const og_compat_result *r, og_diag *diag) {
   for (size_t i = 0; i < r->count; i++) {
     const og_compat_finding *f = &r->items[i];
-    og_diag_report(diag, OG_SEV_ERROR, f->pos, "[%s] %s",
+    og_diag_report(diag, f->warning ? OG_SEV_WARNING : OG_SEV_ERROR, f->pos,
+                   "[%s] %s",
                    og_compat_rule_id(f->rule), f->message);
     og_diag_report(diag, OG_SEV_NOTE, f->base_pos, "%s", f->baseline);
     og_diag_report(diag, OG_SEV_NOTE, f->pos, "%s", f->hint);
@@ -45,6 +46,7 @@ static void put_finding(og_writer *w, const og_compat_finding *f) {
   put_number(w, "baseline_line", f->base_pos.line);
   put_number(w, "baseline_col", f->base_pos.col);
   put_string(w, "hint", f->hint);
+  put_string(w, "severity", f->warning ? "warning" : "error");
   og_w_puts(w, "\n");
   og_w_dedent(w);
   og_w_puts(w, "}");
