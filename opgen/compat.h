@@ -86,5 +86,7 @@ void og_compat_report(const og_compat_result *r, og_diag *diag);
  * "baseline_line", "baseline_col", "hint" and "severity" ("error" or
  * "warning"). */
 void og_compat_write_json(const og_compat_result *r, og_writer *w);
+/* Only the array of findings, "[...]", without a newline. */
+void og_compat_write_findings(const og_compat_result *r, og_writer *w);
 
 #endif

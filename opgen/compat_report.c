@@ -52,12 +52,12 @@ static void put_finding(og_writer *w, const og_compat_finding *f) {
   og_w_puts(w, "}");
 }
 
-void og_compat_write_json(const og_compat_result *r, og_writer *w) {
+void og_compat_write_findings(const og_compat_result *r, og_writer *w) {
   if (r->count == 0) {
-    og_w_puts(w, "{\"findings\": []}\n");
+    og_w_puts(w, "[]");
     return;
   }
-  og_w_puts(w, "{\"findings\": [\n");
+  og_w_puts(w, "[\n");
   og_w_indent(w);
   for (size_t i = 0; i < r->count; i++) {
     if (i) og_w_puts(w, ",\n");
@@ -65,5 +65,11 @@ void og_compat_write_json(const og_compat_result *r, og_writer *w) {
   }
   og_w_puts(w, "\n");
   og_w_dedent(w);
-  og_w_puts(w, "]}\n");
+  og_w_puts(w, "]");
+}
+
+void og_compat_write_json(const og_compat_result *r, og_writer *w) {
+  og_w_puts(w, "{\"findings\": ");
+  og_compat_write_findings(r, w);
+  og_w_puts(w, "}\n");
 }
