@@ -198,7 +198,7 @@ static void sort_findings(og_compat_result *r, const og_model *newm) {
 
 void og_compat_check(const og_model *old, const og_model *newm,
                      og_compat_result *out) {
-  og_compat_options opts = {.requires = true};
+  og_compat_options opts = {0};
   og_compat_check_with(old, newm, &opts, out);
 }
 

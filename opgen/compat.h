@@ -67,7 +67,7 @@ typedef struct og_compat_options {
   bool strict; /* REQUIRE_TIGHTENED is an error, not a warning */
 } og_compat_options;
 
-/* og_compat_check is this with {.requires = true}. */
+/* og_compat_check is this with no options (requires not compared). */
 void og_compat_check_with(const og_model *old, const og_model *newm,
                           const og_compat_options *opts,
                           og_compat_result *out);
