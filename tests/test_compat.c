@@ -1171,7 +1171,7 @@ static void cli_usage_and_io_errors_exit_2(void **state) {
                      "unknown option '--frob'");
   expect_usage_error((const char *[]){"compat", "--format=xml", "--baseline",
                                       "old.op", "widened.op", NULL},
-                     "unknown format (text or json) 'xml'");
+                     "unknown format (text, json or github) 'xml'");
   expect_usage_error((const char *[]){"compat", "--baseline", "missing.json",
                                       "widened.op", NULL},
                      "cannot read 'missing.json': No such file or directory");
