@@ -290,7 +290,8 @@ static void compat_and_import_misuse(void **state) {
   const char *good = good_spec();
   const char *compat_usage =
       "usage: opgen compat --baseline OLD [--baseline OLD]... "
-      "[--format=text|json] [--max-errors=N] FILES...\n"
+      "[--format=text|json|github] [--strict] [--max-errors=N] "
+      "FILES...\n"
       "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n";
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: missing value for "
