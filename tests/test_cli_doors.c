@@ -303,8 +303,8 @@ static void compat_and_import_misuse(void **state) {
   snprintf(want, sizeof want, "opgen: error: no input files\n%s",
            compat_usage);
   expect_run(2, want, "compat", "--baseline", good);
-  snprintf(want, sizeof want, "opgen: error: unknown format (text or json) "
-           "'xml'\n%s", compat_usage);
+  snprintf(want, sizeof want, "opgen: error: unknown format (text, json "
+           "or github) 'xml'\n%s", compat_usage);
   expect_run(2, want, "compat", "--baseline", good, "--format=xml", good);
   const char *import_usage = "usage: opgen import-tf [--max-errors=N] "
                              "OPS.pbtxt -o DIR [--split]\n";
