@@ -22,6 +22,7 @@ static const char *const rule_ids[OG_COMPAT_NRULES] = {
     [OG_COMPAT_OUTPUT_SIGNATURE_CHANGED] = "OUTPUT_SIGNATURE_CHANGED",
     [OG_COMPAT_INPUT_MADE_REF] = "INPUT_MADE_REF",
     [OG_COMPAT_OUTPUT_REF_REMOVED] = "OUTPUT_REF_REMOVED",
+    [OG_COMPAT_REQUIRE_TIGHTENED] = "REQUIRE_TIGHTENED",
 };
 
 const char *og_compat_rule_id(og_compat_rule rule) {
@@ -54,6 +55,7 @@ void og_compat_add(const og_compat_pair *p, og_compat_rule rule,
   r->items = og_xgrow(r->items, &r->cap, r->count + 1, sizeof *r->items);
   og_compat_finding *f = &r->items[r->count++];
   f->rule = rule;
+  f->warning = rule == OG_COMPAT_REQUIRE_TIGHTENED && !p->strict;
   f->op = og_arena_strdup(&r->arena, p->old_op->name);
   f->pos = copy_pos(&r->arena, pos);
   f->base_pos = copy_pos(&r->arena, base_pos);
@@ -141,7 +143,7 @@ static og_srcpos removed_pos(const og_model *newm, const og_op *old_op) {
 
 static void report_removed_op(og_compat_result *out, const og_model *newm,
                               const og_op *old_op) {
-  og_compat_pair p = {out, old_op, NULL};
+  og_compat_pair p = {out, old_op, NULL, false};
   og_arena *a = &out->arena;
   og_compat_add(&p, OG_COMPAT_OP_REMOVED, removed_pos(newm, old_op),
                 old_op->pos,
@@ -196,6 +198,19 @@ static void sort_findings(og_compat_result *r, const og_model *newm) {
 
 void og_compat_check(const og_model *old, const og_model *newm,
                      og_compat_result *out) {
+  og_compat_options opts = {0};
+  og_compat_check_with(old, newm, &opts, out);
+}
+
+size_t og_compat_errors(const og_compat_result *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->count; i++) n += !r->items[i].warning;
+  return n;
+}
+
+void og_compat_check_with(const og_model *old, const og_model *newm,
+                          const og_compat_options *opts,
+                          og_compat_result *out) {
   memset(out, 0, sizeof *out);
   og_arena_init(&out->arena);
   for (size_t i = 0; i < old->nops; i++) {
@@ -205,9 +220,10 @@ void og_compat_check(const og_model *old, const og_model *newm,
       report_removed_op(out, newm, old_op);
       continue;
     }
-    og_compat_pair p = {out, old_op, new_op};
+    og_compat_pair p = {out, old_op, new_op, opts->strict};
     og_compat_check_attrs(&p);
     og_compat_check_signatures(&p);
+    if (opts->requires) og_compat_check_requires(&p);
   }
   sort_findings(out, newm);
 }

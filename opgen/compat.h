@@ -25,6 +25,7 @@ typedef enum og_compat_rule {
   OG_COMPAT_OUTPUT_SIGNATURE_CHANGED,
   OG_COMPAT_INPUT_MADE_REF,
   OG_COMPAT_OUTPUT_REF_REMOVED,
+  OG_COMPAT_REQUIRE_TIGHTENED, /* a warning unless options.strict */
   OG_COMPAT_NRULES
 } og_compat_rule;
 
@@ -41,6 +42,7 @@ typedef struct og_compat_finding {
   og_srcpos base_pos;    /* in the baseline (col 0 when read from a dump) */
   const char *baseline;  /* the baseline's side, in words */
   const char *hint;      /* how to make the change safely */
+  bool warning;          /* REQUIRE_TIGHTENED without strict */
 } og_compat_finding;
 
 /* Owns its findings and all their strings (the arena). */
@@ -57,16 +59,34 @@ typedef struct og_compat_result {
  * out->count is 0. */
 void og_compat_check(const og_model *old, const og_model *newm,
                      og_compat_result *out);
+
+typedef struct og_compat_options {
+  /* Compare `require` rules (compat_require.c). Off for a dump baseline,
+   * which does not carry shape rules. */
+  bool requires;
+  bool strict; /* REQUIRE_TIGHTENED is an error, not a warning */
+} og_compat_options;
+
+/* og_compat_check is this with no options (requires not compared). */
+void og_compat_check_with(const og_model *old, const og_model *newm,
+                          const og_compat_options *opts,
+                          og_compat_result *out);
+/* The findings that are errors (not warnings). */
+size_t og_compat_errors(const og_compat_result *r);
 void og_compat_result_free(og_compat_result *r);
 
-/* Each finding as three diagnostics: the error "[RULE_ID] message" at
+/* Each finding as three diagnostics: the error (or warning)
+ * "[RULE_ID] message" at
  * `pos`, a note at `base_pos` with the baseline's side, and a note at
  * `pos` with the hint. */
 void og_compat_report(const og_compat_result *r, og_diag *diag);
 
 /* {"findings": [...]} and a newline; each finding an object with "rule",
  * "op", "file", "line", "col", "message", "baseline", "baseline_file",
- * "baseline_line", "baseline_col" and "hint". */
+ * "baseline_line", "baseline_col", "hint" and "severity" ("error" or
+ * "warning"). */
 void og_compat_write_json(const og_compat_result *r, og_writer *w);
+/* Only the array of findings, "[...]", without a newline. */
+void og_compat_write_findings(const og_compat_result *r, og_writer *w);
 
 #endif

@@ -1,21 +1,24 @@
 /* The compat verb: `opgen compat --baseline OLD [--baseline OLD]...
- * [--format=text|json] FILES...`. OLD is one dump (`opgen dump` JSON) or
- * any number of old .op files; see README "Backward compatibility". */
+ * [--format=text|json|github] [--strict] FILES...`. OLD is one dump
+ * (`opgen dump` JSON) or any number of old .op files; see docs/compat.md. */
 #include "cli.h"
 
 #include "cli_limits.h"
 #include "compat.h"
+#include "compat_output.h"
 #include "compile.h"
 #include "dump_read.h"
 #include "writer.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define USAGE                                                              \
   "usage: opgen compat --baseline OLD [--baseline OLD]... "                \
-  "[--format=text|json] " OG_CLI_MAX_ERRORS_USAGE "FILES...\n"             \
+  "[--format=text|json|github] [--strict] " OG_CLI_MAX_ERRORS_USAGE     \
+  "FILES...\n"             \
   "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n"
 
 typedef struct opts {
@@ -23,18 +26,71 @@ typedef struct opts {
   int nbaselines;
   char **files;
   int nfiles;
-  bool json;
+  bool strict;
+  og_compat_out *out; /* the format, and diagnostics for JSON and github */
 } opts;
 
-static int usage_error(const char *msg, const char *arg) {
-  fprintf(stderr, "opgen: error: %s%s%s%s\n" USAGE, msg, arg ? " '" : "",
-          arg ? arg : "", arg ? "'" : "");
+/* Where errors go: stderr for text, the collected diagnostics (written
+ * at the end, on stdout) for JSON and github. */
+static og_compat_out *g_out;
+
+static int vfail(const char *id, const char *fmt, va_list ap) {
+  if (g_out->format == OG_COMPAT_TEXT) {
+    fputs("opgen: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+  } else {
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    og_compat_out_add(g_out, OG_SEV_ERROR, (og_srcpos){0}, id, "%s", buf);
+  }
   return OG_EXIT_USAGE;
+}
+
+static int fail(const char *id, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int fail(const char *id, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = vfail(id, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+static int usage_error(const char *msg, const char *arg) {
+  fail("USAGE", "%s%s%s%s", msg, arg ? " '" : "", arg ? arg : "",
+       arg ? "'" : "");
+  fputs(USAGE, stderr);
+  return OG_EXIT_USAGE;
+}
+
+static bool format_of(const char *v, og_compat_format *f) {
+  if (strcmp(v, "text") == 0) *f = OG_COMPAT_TEXT;
+  else if (strcmp(v, "json") == 0) *f = OG_COMPAT_JSON;
+  else if (strcmp(v, "github") == 0) *f = OG_COMPAT_GITHUB;
+  else return false;
+  return true;
+}
+
+/* The format, looked up before anything else so that even usage errors
+ * come out in it; a bad value is reported by parse_option. */
+static og_compat_format prescan_format(int argc, char **argv) {
+  og_compat_format f = OG_COMPAT_TEXT;
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    if (strncmp(argv[i], "--format=", 9) == 0) format_of(argv[i] + 9, &f);
+    else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+      format_of(argv[++i], &f);
+  }
+  return f;
 }
 
 /* One option at argv[*i]; 0 when taken, else the exit status. */
 static int parse_option(int argc, char **argv, int *i, opts *o) {
   const char *a = argv[*i], *value = NULL;
+  if (strcmp(a, "--strict") == 0) {
+    o->strict = true;
+    return 0;
+  }
   if (og_cli_is_max_errors(a))
     return og_cli_take_max_errors(a)
                ? 0
@@ -51,10 +107,8 @@ static int parse_option(int argc, char **argv, int *i, opts *o) {
   if (a[2] == 'b') {
     if (!*value) return usage_error("empty baseline name", NULL);
     o->baselines[o->nbaselines++] = value;
-  } else if (strcmp(value, "json") == 0 || strcmp(value, "text") == 0) {
-    o->json = value[0] == 'j';
-  } else {
-    return usage_error("unknown format (text or json)", value);
+  } else if (!format_of(value, &o->out->format)) {
+    return usage_error("unknown format (text, json or github)", value);
   }
   return 0;
 }
@@ -110,11 +164,11 @@ static const char *first_content(const og_source *src) {
 static int check_baseline_file(const og_source *src) {
   const char *first = first_content(src);
   if (!first)
-    return og_cli_fail("baseline '%s' is empty: a baseline is a JSON file "
+    return fail("BASELINE", "baseline '%s' is empty: a baseline is a JSON file "
                        "written by 'opgen dump', or old .op files",
                        src->path);
   if (is_dump(src) && *first != '{')
-    return og_cli_fail("baseline '%s' is not an 'opgen dump' JSON file: it "
+    return fail("BASELINE", "baseline '%s' is not an 'opgen dump' JSON file: it "
                        "does not start with '{' (old spec files must be "
                        "named *.op)",
                        src->path);
@@ -127,13 +181,15 @@ static int load_all(og_sources *sources, const char *const *paths, int n,
   for (int i = 0; i < n; i++) {
     int idx = og_sources_load(sources, paths[i]);
     if (idx < 0)
-      return og_cli_fail("cannot read '%s': %s", paths[i], strerror(errno));
+      return fail("IO", "cannot read '%s': %s", paths[i], strerror(errno));
     out[i] = (uint32_t)idx;
   }
   return OG_EXIT_OK;
 }
 
-static void count_errors(const og_diag *diag) { og_cli_count_errors(diag); }
+static void count_errors(const og_diag *diag) {
+  if (g_out->format == OG_COMPAT_TEXT) og_cli_count_errors(diag);
+}
 
 /* The baseline model: one dump, or old .op files compiled as one run.
  * An unreadable baseline is a usage error: the lint cannot run. */
@@ -155,10 +211,10 @@ static int load_baseline(const opts *o, og_sources *sources,
   }
   if (*out && (*out)->nops) return OG_EXIT_OK;
   if (*out)
-    return og_cli_fail("the baseline holds no ops; nothing would be "
-                       "compared");
+    return fail("BASELINE", "the baseline holds no ops; nothing would be "
+                "compared");
   count_errors(diag);
-  return og_cli_fail("the baseline is invalid; nothing was compared");
+  return fail("BASELINE", "the baseline is invalid; nothing was compared");
 }
 
 /* Findings print GCC style, except that a note at its error's place does
@@ -179,7 +235,9 @@ static void finding_sink(void *ctx, const og_diagnostic *d) {
   finding_printer *p = ctx;
   bool note = d->severity == OG_SEV_NOTE;
   if (!note) p->error_pos = d->pos;
-  const char *sev = note ? "note" : "error";
+  const char *sev = note                            ? "note"
+                    : d->severity == OG_SEV_WARNING ? "warning"
+                                                    : "error";
   if (d->pos.file && d->pos.line && !d->pos.col)
     fprintf(stderr, "%s:%u: %s: %s\n", d->pos.file, (unsigned)d->pos.line,
             sev, d->message);
@@ -190,69 +248,124 @@ static void finding_sink(void *ctx, const og_diagnostic *d) {
     og_diag_print(stderr, p->sources, d);
 }
 
-static int print_findings(const opts *o, const og_sources *sources,
-                          const og_compat_result *r) {
-  if (o->json) {
-    og_writer w;
-    og_writer_init(&w);
-    og_compat_write_json(r, &w);
-    bool ok = fwrite(w.buf, 1, w.len, stdout) == w.len && fflush(stdout) == 0;
-    og_writer_free(&w);
-    if (!ok) return og_cli_fail("cannot write '<stdout>': %s", strerror(errno));
-  } else if (r->count) {
+/* The summary line: "compatible: N ops checked against BASELINE". */
+static void print_text(const og_sources *sources, const og_compat_result *r,
+                       const og_compat_summary *sum) {
+  size_t errors = og_compat_errors(r), warnings = r->count - errors;
+  if (r->count) {
     finding_printer printer = {sources, {0}};
     og_diag diag;
     og_cli_diag_init(&diag, sources, finding_sink, &printer);
     og_compat_report(r, &diag);
     og_diag_print_suppressed(stderr, &diag);
-    fprintf(stderr, "%zu incompatible change%s found.\n", r->count,
-            r->count == 1 ? "" : "s");
   }
-  return r->count ? OG_EXIT_INVALID : OG_EXIT_OK;
+  if (errors)
+    fprintf(stderr, "%zu incompatible change%s found%s", errors,
+            errors == 1 ? "" : "s", warnings ? ", and " : ".\n");
+  else if (warnings)
+    fputs("compatible, with ", stderr);
+  if (warnings)
+    fprintf(stderr, "%zu warning%s.\n", warnings, warnings == 1 ? "" : "s");
+  if (!errors)
+    printf("compatible: %zu op%s checked against %s\n", sum->ops_checked,
+           sum->ops_checked == 1 ? "" : "s", sum->baseline);
 }
 
 /* Everything after the arguments: load, compile the new specs (a bad one
  * is exit 1, as for check), read the baseline, compare, print. */
 static int run(const opts *o, og_sources *sources, uint32_t *new_idx,
-               uint32_t *old_idx) {
+               uint32_t *old_idx, og_compat_result *r, og_compat_summary *sum) {
   int rc = load_all(sources, (const char *const *)o->files, o->nfiles, new_idx);
   if (!rc) rc = load_all(sources, o->baselines, o->nbaselines, old_idx);
   if (rc) return rc;
   og_diag_printer printer = {stderr, sources};
   og_diag diag;
-  og_cli_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  if (o->out->format == OG_COMPAT_TEXT)
+    og_cli_diag_init(&diag, sources, og_diag_print_sink, &printer);
+  else
+    og_cli_diag_init(&diag, sources, og_compat_out_sink, o->out);
   og_model *newm = og_compile(sources, new_idx, (size_t)o->nfiles, &diag);
   if (!newm) {
     count_errors(&diag);
     return OG_EXIT_INVALID;
   }
   og_model *old = NULL;
+  o->out->id = "BASELINE";
   rc = load_baseline(o, sources, old_idx, &diag, &old);
   if (!rc) {
-    og_compat_result r;
-    og_compat_check(old, newm, &r);
-    rc = print_findings(o, sources, &r);
-    og_compat_result_free(&r);
+    og_compat_options copts = {!is_dump(sources->items[old_idx[0]]),
+                               o->strict};
+    og_compat_check_with(old, newm, &copts, r);
+    sum->result = r;
+    sum->ops_checked = old->nops;
+    rc = og_compat_errors(r) ? OG_EXIT_INVALID : OG_EXIT_OK;
+    if (o->out->format == OG_COMPAT_TEXT) print_text(sources, r, sum);
   }
   og_model_free(old);
   og_model_free(newm);
   return rc;
 }
 
+/* The --baseline names, joined by ", " (malloc'd). */
+static char *baseline_names(const opts *o) {
+  og_writer w;
+  og_writer_init(&w);
+  for (int i = 0; i < o->nbaselines; i++)
+    og_w_printf(&w, "%s%s", i ? ", " : "", o->baselines[i]);
+  og_w_write(&w, "", 1);
+  return w.buf;
+}
+
+/* JSON and github: everything at once, on stdout. */
+static int print_machine(const og_compat_out *out,
+                         const og_compat_summary *sum) {
+  og_writer w;
+  og_writer_init(&w);
+  if (out->format == OG_COMPAT_JSON) og_compat_out_json(out, sum, &w);
+  else og_compat_out_github(out, sum, &w);
+  if (out->format == OG_COMPAT_GITHUB && sum->exit_status == 0 && sum->result)
+    og_w_printf(&w, "compatible: %zu op%s checked against %s\n",
+                sum->ops_checked, sum->ops_checked == 1 ? "" : "s",
+                sum->baseline);
+  bool ok = fwrite(w.buf ? w.buf : "", 1, w.len, stdout) == w.len &&
+            fflush(stdout) == 0;
+  og_writer_free(&w);
+  if (ok) return sum->exit_status;
+  fprintf(stderr, "opgen: error: cannot write '<stdout>': %s\n",
+          strerror(errno));
+  return OG_EXIT_USAGE;
+}
+
 int og_cmd_compat(int argc, char **argv) {
-  opts o = {0};
+  og_compat_out out;
+  og_compat_out_init(&out, prescan_format(argc, argv));
+  g_out = &out;
+  opts o = {.out = &out};
+  og_compat_result r = {0};
+  og_compat_summary sum = {0};
   int rc = parse_args(argc, argv, &o);
+  char *names = baseline_names(&o);
+  sum.baseline = names;
   if (rc == 0) {
     og_sources sources;
     og_sources_init(&sources);
     uint32_t *new_idx = og_xmalloc((size_t)argc * sizeof *new_idx);
     uint32_t *old_idx = og_xmalloc((size_t)argc * sizeof *old_idx);
-    rc = run(&o, &sources, new_idx, old_idx);
+    rc = run(&o, &sources, new_idx, old_idx, &r, &sum);
+    sum.exit_status = rc;
+    if (out.format != OG_COMPAT_TEXT) rc = print_machine(&out, &sum);
     free(new_idx);
     free(old_idx);
     og_sources_free(&sources);
+  } else if (rc > 0 && out.format != OG_COMPAT_TEXT) {
+    sum.exit_status = rc;
+    rc = print_machine(&out, &sum);
   }
+  og_compat_result_free(&r);
+  free(names);
   free(o.baselines);
   free(o.files);
+  og_compat_out_free(&out);
+  g_out = NULL;
   return rc < 0 ? OG_EXIT_OK : rc;
 }

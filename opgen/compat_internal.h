@@ -9,6 +9,7 @@
 typedef struct og_compat_pair {
   og_compat_result *out;
   const og_op *old_op, *new_op;
+  bool strict;
 } og_compat_pair;
 
 /* Appends a finding; `hint` and `baseline` are copied, the message is
@@ -31,5 +32,8 @@ const char *og_compat_value_text(og_arena *a, const og_value *v);
 void og_compat_check_attrs(const og_compat_pair *p);
 /* The signature rules: input and output signatures, refs. */
 void og_compat_check_signatures(const og_compat_pair *p);
+
+/* The require rules: a new or narrowed `require` (compat_require.c). */
+void og_compat_check_requires(const og_compat_pair *p);
 
 #endif

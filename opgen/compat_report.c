@@ -7,7 +7,8 @@
 void og_compat_report(const og_compat_result *r, og_diag *diag) {
   for (size_t i = 0; i < r->count; i++) {
     const og_compat_finding *f = &r->items[i];
-    og_diag_report(diag, OG_SEV_ERROR, f->pos, "[%s] %s",
+    og_diag_report(diag, f->warning ? OG_SEV_WARNING : OG_SEV_ERROR, f->pos,
+                   "[%s] %s",
                    og_compat_rule_id(f->rule), f->message);
     og_diag_report(diag, OG_SEV_NOTE, f->base_pos, "%s", f->baseline);
     og_diag_report(diag, OG_SEV_NOTE, f->pos, "%s", f->hint);
@@ -45,17 +46,18 @@ static void put_finding(og_writer *w, const og_compat_finding *f) {
   put_number(w, "baseline_line", f->base_pos.line);
   put_number(w, "baseline_col", f->base_pos.col);
   put_string(w, "hint", f->hint);
+  put_string(w, "severity", f->warning ? "warning" : "error");
   og_w_puts(w, "\n");
   og_w_dedent(w);
   og_w_puts(w, "}");
 }
 
-void og_compat_write_json(const og_compat_result *r, og_writer *w) {
+void og_compat_write_findings(const og_compat_result *r, og_writer *w) {
   if (r->count == 0) {
-    og_w_puts(w, "{\"findings\": []}\n");
+    og_w_puts(w, "[]");
     return;
   }
-  og_w_puts(w, "{\"findings\": [\n");
+  og_w_puts(w, "[\n");
   og_w_indent(w);
   for (size_t i = 0; i < r->count; i++) {
     if (i) og_w_puts(w, ",\n");
@@ -63,5 +65,11 @@ void og_compat_write_json(const og_compat_result *r, og_writer *w) {
   }
   og_w_puts(w, "\n");
   og_w_dedent(w);
-  og_w_puts(w, "]}\n");
+  og_w_puts(w, "]");
+}
+
+void og_compat_write_json(const og_compat_result *r, og_writer *w) {
+  og_w_puts(w, "{\"findings\": ");
+  og_compat_write_findings(r, w);
+  og_w_puts(w, "}\n");
 }

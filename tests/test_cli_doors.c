@@ -290,7 +290,8 @@ static void compat_and_import_misuse(void **state) {
   const char *good = good_spec();
   const char *compat_usage =
       "usage: opgen compat --baseline OLD [--baseline OLD]... "
-      "[--format=text|json] [--max-errors=N] FILES...\n"
+      "[--format=text|json|github] [--strict] [--max-errors=N] "
+      "FILES...\n"
       "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n";
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: missing value for "
@@ -302,8 +303,8 @@ static void compat_and_import_misuse(void **state) {
   snprintf(want, sizeof want, "opgen: error: no input files\n%s",
            compat_usage);
   expect_run(2, want, "compat", "--baseline", good);
-  snprintf(want, sizeof want, "opgen: error: unknown format (text or json) "
-           "'xml'\n%s", compat_usage);
+  snprintf(want, sizeof want, "opgen: error: unknown format (text, json "
+           "or github) 'xml'\n%s", compat_usage);
   expect_run(2, want, "compat", "--baseline", good, "--format=xml", good);
   const char *import_usage = "usage: opgen import-tf [--max-errors=N] "
                              "OPS.pbtxt -o DIR [--split]\n";

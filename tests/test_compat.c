@@ -503,7 +503,8 @@ static void json_output_lists_every_field(void **state) {
       "    \"baseline_line\": 4,\n"
       "    \"baseline_col\": 4,\n"
       "    \"hint\": \"keep op 'B'; to retire it, mark it `deprecated "
-      "VERSION \\\"why\\\";` instead\"\n"
+      "VERSION \\\"why\\\";` instead\",\n"
+      "    \"severity\": \"error\"\n"
       "  },\n"
       "  {\n"
       "    \"rule\": \"DEFAULT_CHANGED\",\n"
@@ -519,7 +520,8 @@ static void json_output_lists_every_field(void **state) {
       "    \"baseline_line\": 2,\n"
       "    \"baseline_col\": 8,\n"
       "    \"hint\": \"restore the default 'x' of attr 's': graphs that "
-      "leave 's' out mean 'x'\"\n"
+      "leave 's' out mean 'x'\",\n"
+      "    \"severity\": \"error\"\n"
       "  }\n"
       "]}\n");
   free(got);
@@ -1012,12 +1014,12 @@ static int cli_teardown(void **state) {
   return tu_tmpdir_remove(tmpdir);
 }
 
-static void cli_compatible_change_is_silent_and_exits_0(void **state) {
+static void cli_compatible_change_prints_one_line_and_exits_0(void **state) {
   (void)state;
   run_result r = run_opgen((const char *[]){"compat", "--baseline", "old.op",
                                             "widened.op", NULL});
   assert_string_equal(r.err, "");
-  assert_string_equal(r.out, "");
+  assert_string_equal(r.out, "compatible: 2 ops checked against old.op\n");
   assert_int_equal(r.status, 0);
   run_free(&r);
 }
@@ -1093,14 +1095,22 @@ static void cli_json_format(void **state) {
       "    \"baseline_line\": 5,\n"
       "    \"baseline_col\": 8,\n"
       "    \"hint\": \"restore the default 2 of attr 'a': graphs that "
-      "leave 'a' out mean 2\"\n"
+      "leave 'a' out mean 2\",\n"
+      "    \"severity\": \"error\"\n"
       "  }\n"
-      "]}\n");
+      "],\n"
+      "\"diagnostics\": [],\n"
+      "\"ops_checked\": 2,\n"
+      "\"baseline\": \"old.op\",\n"
+      "\"exit\": 1}\n");
   run_free(&r);
   r = run_opgen((const char *[]){"compat", "--format", "json", "--baseline",
                                  "old.op", "widened.op", NULL});
   assert_int_equal(r.status, 0);
-  assert_string_equal(r.out, "{\"findings\": []}\n");
+  assert_string_equal(r.out,
+                      "{\"findings\": [],\n\"diagnostics\": [],\n"
+                      "\"ops_checked\": 2,\n\"baseline\": \"old.op\",\n"
+                      "\"exit\": 0}\n");
   run_free(&r);
 }
 
@@ -1161,7 +1171,7 @@ static void cli_usage_and_io_errors_exit_2(void **state) {
                      "unknown option '--frob'");
   expect_usage_error((const char *[]){"compat", "--format=xml", "--baseline",
                                       "old.op", "widened.op", NULL},
-                     "unknown format (text or json) 'xml'");
+                     "unknown format (text, json or github) 'xml'");
   expect_usage_error((const char *[]){"compat", "--baseline", "missing.json",
                                       "widened.op", NULL},
                      "cannot read 'missing.json': No such file or directory");
@@ -1325,7 +1335,7 @@ int main(void) {
       cmocka_unit_test(tensorflow_compat_vectors_agree),
       cmocka_unit_test(history_versions_are_each_compatible),
       cmocka_unit_test(corpus_is_compatible_with_its_own_dump),
-      cmocka_unit_test(cli_compatible_change_is_silent_and_exits_0),
+      cmocka_unit_test(cli_compatible_change_prints_one_line_and_exits_0),
       cmocka_unit_test(cli_incompatible_change_prints_findings_and_exits_1),
       cmocka_unit_test(cli_dump_baseline_by_name_or_content),
       cmocka_unit_test(cli_json_format),
