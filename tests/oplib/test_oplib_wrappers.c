@@ -12,6 +12,7 @@
 #include "wrap_late_ops.h"
 #include "wrap_late_other_ops.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static opr_context *ctx;
@@ -63,13 +64,42 @@ static void register_then_load(void **state) {
   expect_scaled(wrap_early_wrap_early, "WrapEarly", 2);
 }
 
+/* Calls the host's WrapLate wrapper until it answers (it is refused
+ * while unbound), racing the load and the registration: the result must
+ * then be the library kernel's (a race TSan builds check). */
+static void *call_until_bound(void *arg) {
+  (void)arg;
+  const int32_t x[3] = {1, 2, 3};
+  opr_tensor *in = NULL, *out = NULL;
+  const int64_t dims[1] = {3};
+  opr_status s = opr_tensor_from_data(OPR_DT_INT32, 1, dims, x, sizeof x,
+                                      &in);
+  for (long i = 0; !s; i++) {
+    s = wrap_late_wrap_late(ctx, in, &out);
+    if (!s || opr_status_code(s) != OPR_FAILED_PRECONDITION || i > 50000000)
+      break;
+    opr_status_free(s);
+    s = OPR_OK;
+  }
+  bool ok = !s && ((const int32_t *)out->data)[2] == 9;
+  opr_status_free(s);
+  opr_tensor_unref(out);
+  opr_tensor_unref(in);
+  return ok ? (void *)1 : NULL;
+}
+
 static void load_then_register(void **state) {
   (void)state;
+  pthread_t caller;
+  assert_int_equal(pthread_create(&caller, NULL, call_until_bound, NULL), 0);
   opr_library *lib = NULL;
   expect_ok(opr_load_library(OPLIB_WRAP_LATE, &lib));
   const opr_op_def *library_op = opr_find_op("WrapLate");
   assert_non_null(library_op);
   expect_ok(wrap_late_register_ops());
+  void *bound = NULL;
+  assert_int_equal(pthread_join(caller, &bound), 0);
+  assert_non_null(bound);
   assert_ptr_equal(opr_find_op("WrapLate"), library_op); /* still */
   expect_scaled(wrap_late_wrap_late, "WrapLate", 3);
   /* Registering again is a no-op. */
