@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "cli_help.h"
 #include "cli_limits.h"
 #include "compile.h"
 #include "dump.h"
@@ -98,7 +99,7 @@ static int parse_verb_args(int argc, char **argv, verb_args *a) {
     } else if (strcmp(arg, "--") == 0) {
       only_files = true;
     } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-      printf("usage: %s\n", a->usage);
+      og_cli_print_help(stdout, a->verb);
       return -1;
     } else if (og_cli_is_max_errors(arg)) {
       if (!og_cli_take_max_errors(arg))
@@ -123,7 +124,7 @@ static int parse_verb_args(int argc, char **argv, verb_args *a) {
 }
 
 int og_cmd_check(int argc, char **argv) {
-  verb_args a = {"check", "opgen check " OG_CLI_MAX_ERRORS_USAGE "FILES...", NULL, NULL, NULL, 0};
+  verb_args a = {"check", og_cli_synopsis("check"), NULL, NULL, NULL, 0};
   int status = parse_verb_args(argc, argv, &a);
   if (status) return status < 0 ? OG_EXIT_OK : status;
   og_model *m;
@@ -140,8 +141,7 @@ int og_cmd_check(int argc, char **argv) {
 
 /* opgen dump [-o FILE] FILES... */
 int og_cmd_dump(int argc, char **argv) {
-  verb_args a = {"dump", "opgen dump " OG_CLI_MAX_ERRORS_USAGE "[-o FILE] FILES...", "file", NULL, NULL,
-                 0};
+  verb_args a = {"dump", og_cli_synopsis("dump"), "file", NULL, NULL, 0};
   int status = parse_verb_args(argc, argv, &a);
   if (status) return status < 0 ? OG_EXIT_OK : status;
   og_model *m;
@@ -163,7 +163,7 @@ int og_cmd_dump(int argc, char **argv) {
 
 /* opgen gen -o DIR FILES... */
 int og_cmd_gen(int argc, char **argv) {
-  verb_args a = {"gen", "opgen gen " OG_CLI_MAX_ERRORS_USAGE "-o DIR FILES...", "directory", NULL, NULL,
+  verb_args a = {"gen", og_cli_synopsis("gen"), "directory", NULL, NULL,
                  0};
   int status = parse_verb_args(argc, argv, &a);
   if (status) return status < 0 ? OG_EXIT_OK : status;

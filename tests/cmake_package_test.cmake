@@ -111,7 +111,10 @@ set(configure_args -S "${src}" -B "${bld}" -G "${GENERATOR}"
     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
     # Only the prefix may provide opgen, never a registry or a build tree.
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
-    -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+    -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF
+    # A CPU-only consumer needs no CUDA, even from a CUDA build of opgen:
+    # the toolkit stays hidden (find_package(CUDAToolkit) fails).
+    -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON)
 if(C_COMPILER)
   list(APPEND configure_args "-DCMAKE_C_COMPILER=${C_COMPILER}")
 endif()

@@ -82,7 +82,7 @@ static void help_and_version_succeed(void **state) {
   (void)state;
   run_result r = run_opgen((const char *[]){"--help", NULL});
   assert_int_equal(r.status, 0);
-  assert_non_null(strstr(r.out, "check FILES..."));
+  assert_non_null(strstr(r.out, "\n  check      parse and validate"));
   run_free(&r);
   r = run_opgen((const char *[]){"--version", NULL});
   assert_int_equal(r.status, 0);

@@ -94,9 +94,14 @@ static opr_op_state zero_out_state, zero_out_twin_state;
   .nattrs = 2, .check = zero_out_check
 static const opr_op_def zero_out_def = {ZERO_OUT_FIELDS,
                                         .state = &zero_out_state};
-/* Another table with the same name, never registered. */
+/* Another table with the same name and definition (a twin), and one
+ * defined differently (stateful), never registered. */
 static const opr_op_def zero_out_twin = {ZERO_OUT_FIELDS,
                                          .state = &zero_out_twin_state};
+static opr_op_state zero_out_other_state;
+static const opr_op_def zero_out_other = {ZERO_OUT_FIELDS,
+                                          .is_stateful = true,
+                                          .state = &zero_out_other_state};
 
 typedef struct zero_out_attrs_t {
   int64_t preserve_index;
@@ -431,9 +436,23 @@ static void registering_the_same_def_again_is_a_no_op(void **state) {
 
 static void another_def_with_a_registered_name_already_exists(void **s) {
   (void)s;
-  expect_status(opr_register_op(&zero_out_twin), OPR_ALREADY_EXISTS,
-                "ZeroOut: another op of that name is already registered");
-  assert_false(zero_out_twin_state.registered);
+  expect_status(opr_register_op(&zero_out_other), OPR_ALREADY_EXISTS,
+                "ZeroOut: another op of that name is already registered "
+                "with a different definition (their flags differ)");
+  assert_false(zero_out_other_state.registered);
+}
+
+/* A twin binds to the registered op: not listed, not found by name,
+ * but calls through it dispatch to the registered op's kernels. */
+static void an_identical_def_binds_to_the_registered_op(void **s) {
+  (void)s;
+  assert_null(opr_register_op(&zero_out_twin));
+  assert_true(zero_out_twin_state.registered);
+  assert_ptr_equal(opr_find_op("ZeroOut"), &zero_out_def);
+  assert_int_equal(opr_list_ops(NULL, 0), COUNT(all_ops));
+  assert_ptr_equal(zero_out_twin_state.kernels, zero_out_state.kernels);
+  assert_int_equal(opr_list_kernels(&zero_out_twin, NULL, 0),
+                   opr_list_kernels(&zero_out_def, NULL, 0));
 }
 
 static void invoking_an_unregistered_op_fails_precondition(void **state) {
@@ -443,7 +462,7 @@ static void invoking_an_unregistered_op_fails_precondition(void **state) {
   opr_input in[1] = {{in0, 1}};
   opr_attr_value av[2] = {{0}};
   opr_output o[1] = {{&out, 1}};
-  expect_status(invoke(cpu, &zero_out_twin, in, av, o),
+  expect_status(invoke(cpu, &zero_out_other, in, av, o),
                 OPR_FAILED_PRECONDITION,
                 "ZeroOut: op is not registered (call its register function "
                 "first)");
@@ -1079,6 +1098,7 @@ int main(void) {
       cmocka_unit_test(registered_ops_are_found_and_listed_sorted),
       cmocka_unit_test(registering_the_same_def_again_is_a_no_op),
       cmocka_unit_test(another_def_with_a_registered_name_already_exists),
+      cmocka_unit_test(an_identical_def_binds_to_the_registered_op),
       cmocka_unit_test(invoking_an_unregistered_op_fails_precondition),
       cmocka_unit_test(inconsistent_op_defs_are_rejected),
       cmocka_unit_test(kernel_for_an_unknown_op_is_not_found),

@@ -1,6 +1,7 @@
 /* Devices: detection, device memory and copies. Built with CUDA
  * (OPR_WITH_CUDA, set when CMake finds a CUDA compiler) these use the
- * CUDA runtime API; built without, the GPU is simply never available.
+ * CUDA runtime API, loaded at run time (cudart.h); built without, the
+ * GPU is simply never available.
  * Either way a missing device is a status, found once and cached: no
  * driver, no GPU, or no CUDA in the build. Device memory is plain
  * cudaMalloc on device 0, copies synchronous on the default stream. */
@@ -11,7 +12,9 @@
 #include <string.h>
 
 #ifdef OPR_WITH_CUDA
-#include <cuda_runtime_api.h>
+#include "cudart.h"
+
+static const opr_cudart *rt; /* set by probe; NULL: no CUDA runtime */
 #endif
 
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
@@ -21,11 +24,16 @@ static char gpu_absent[256]; /* why there is none, when gpu_count is 0 */
 static void probe(void) {
 #ifdef OPR_WITH_CUDA
   int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
+  rt = opr_cudart_open(gpu_absent, sizeof gpu_absent);
+  if (!rt) {
+    gpu_count = 0;
+    return;
+  }
+  cudaError_t e = rt->GetDeviceCount(&n);
   if (e != cudaSuccess) {
-    snprintf(gpu_absent, sizeof gpu_absent, "%s (%s)", cudaGetErrorString(e),
-             cudaGetErrorName(e));
-    cudaGetLastError(); /* not sticky: clear it for later calls */
+    snprintf(gpu_absent, sizeof gpu_absent, "%s (%s)", rt->GetErrorString(e),
+             rt->GetErrorName(e));
+    rt->GetLastError(); /* not sticky: clear it for later calls */
     n = 0;
   } else if (n == 0) {
     snprintf(gpu_absent, sizeof gpu_absent, "the CUDA runtime finds no "
@@ -68,19 +76,19 @@ opr_status opr_device_available(opr_device_kind device) {
 OPR_COLD static opr_status cuda_failure(opr_code code, const char *who,
                                         const char *what, cudaError_t e) {
   return opr_error(code, "%s: %s failed: %s (%s)", who, what,
-                   cudaGetErrorString(e), cudaGetErrorName(e));
+                   rt->GetErrorString(e), rt->GetErrorName(e));
 }
 
-static void release_device_memory(opr_tensor *t) { cudaFree(t->data); }
+static void release_device_memory(opr_tensor *t) { rt->Free(t->data); }
 #endif
 
 /* Device memory of t->nbytes for a shell tensor. */
 static opr_status device_alloc(const char *who, opr_tensor *t) {
 #ifdef OPR_WITH_CUDA
   void *p = NULL;
-  cudaError_t e = t->nbytes ? cudaMalloc(&p, t->nbytes) : cudaSuccess;
+  cudaError_t e = t->nbytes ? rt->Malloc(&p, t->nbytes) : cudaSuccess;
   if (e != cudaSuccess) {
-    cudaGetLastError();
+    rt->GetLastError();
     return cuda_failure(OPR_RESOURCE_EXHAUSTED, who, "cudaMalloc", e);
   }
   t->data = p;
@@ -105,7 +113,7 @@ static opr_status device_copy(const char *who, opr_tensor *dst,
                                  : src->device == OPR_DEVICE_CPU
                                        ? cudaMemcpyHostToDevice
                                        : cudaMemcpyDeviceToDevice;
-  cudaError_t e = cudaMemcpy(dst->data, src->data, src->nbytes, kind);
+  cudaError_t e = rt->Memcpy(dst->data, src->data, src->nbytes, kind);
   if (e != cudaSuccess)
     return cuda_failure(OPR_INTERNAL, who, "cudaMemcpy", e);
   return OPR_OK;
@@ -119,8 +127,11 @@ static opr_status device_copy(const char *who, opr_tensor *dst,
 opr_status opr_device_sync(opr_device_kind device, const char *op) {
   if (device == OPR_DEVICE_CPU) return OPR_OK;
 #ifdef OPR_WITH_CUDA
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) e = cudaGetLastError();
+  if (!rt)
+    return opr_error(OPR_FAILED_PRECONDITION, "%s: no CUDA device is "
+                     "available: %s", op, gpu_absent);
+  cudaError_t e = rt->DeviceSynchronize();
+  if (e == cudaSuccess) e = rt->GetLastError();
   if (e != cudaSuccess)
     return cuda_failure(OPR_INTERNAL, op, "the GPU kernel", e);
   return OPR_OK;

@@ -144,6 +144,7 @@ opr_status opr_kernel_publish_locked(const opr_op_def *op,
   t->recs[pos] = r;
   for (size_t i = pos; i < n; i++) t->recs[i + 1] = old->recs[i];
   opr_state_publish_kernels(st, t);
+  opr_twins_publish_locked(op, t);
   if (old) {
     old->retired_next = retired_tables;
     retired_tables = old;

@@ -192,15 +192,20 @@ static opr_status commit(const char *path, opr_library *lib, opr_stage *st,
   *published = false;
   opr_status s = check_conflicts(path, lib);
   if (!s) s = resolve_kernels(path, lib, st);
-  if (!s && !opr_registry_reserve_locked(lib->nops))
+  if (!s && (!opr_registry_reserve_locked(lib->nops) ||
+             !opr_twins_reserve_locked(lib->nops)))
     s = opr_error(OPR_RESOURCE_EXHAUSTED, "opr_load_library: '%s': out of "
                   "memory", path);
   if (s) return s;
   *published = true;
   /* Reserved: registering cannot fail. A shared op is registered already
-   * (registering it again is a no-op). */
-  for (size_t i = 0; i < lib->nops; i++)
+   * (registering it again is a no-op); the library's own table of it
+   * becomes its twin, so that the library's wrappers work too. */
+  for (size_t i = 0; i < lib->nops; i++) {
     opr_status_free(opr_register_op_locked(lib->ops[i]));
+    if (st->ops[i].def != lib->ops[i])
+      opr_status_free(opr_twin_bind_locked(lib->ops[i], st->ops[i].def));
+  }
   for (size_t i = 0; i < st->nkernels; i++) {
     opr_kernel_rec *r = st->kernels[i];
     st->kernels[i] = NULL; /* handed on */

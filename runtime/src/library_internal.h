@@ -60,6 +60,19 @@ opr_status opr_register_op_locked(const opr_op_def *def);
  * fail; false when out of memory. */
 bool opr_registry_reserve_locked(size_t more);
 
+/* ---- twins (registry_alias.c), registry lock held ---- */
+
+/* Binds `def`, a table defined identically to the registered `canon`
+ * (another table of the same name), to canon: calls through def use
+ * canon's kernels. Binding it again is a no-op. */
+opr_status opr_twin_bind_locked(const opr_op_def *canon,
+                                const opr_op_def *def);
+/* Room for `more` twins, so that binding that many cannot fail. */
+bool opr_twins_reserve_locked(size_t more);
+/* Publishes canon's new kernel table `t` to its twins too. */
+void opr_twins_publish_locked(const opr_op_def *canon,
+                              struct opr_kernel_table *t);
+
 /* ---- kernel records (kernel_registry.c) ---- */
 
 /* A record holding a deep copy of `kd` (its function pointer aside);

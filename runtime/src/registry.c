@@ -4,6 +4,7 @@
  * so that the checks and the dispatch can trust its attr indexes. */
 #include "internal.h"
 #include "library_internal.h"
+#include "opr/library.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -230,14 +231,24 @@ static opr_status insert_op(const opr_op_def *def, size_t pos) {
   return OPR_OK;
 }
 
+/* `def` names the registered op `old` (another table): bound to it when
+ * defined identically, else ALREADY_EXISTS saying what differs. */
+static opr_status bind_twin(const opr_op_def *old,
+                                           const opr_op_def *def) {
+  if (opr_op_def_hash(old) == opr_op_def_hash(def))
+    return opr_twin_bind_locked(old, def);
+  return opr_error(OPR_ALREADY_EXISTS, "%s: another op of that name is "
+                   "already registered with a different definition (%s)",
+                   def->name, opr_op_def_difference(old, def));
+}
+
 opr_status opr_register_op_locked(const opr_op_def *def) {
   bool found;
   size_t pos = op_position(def->name, &found);
   opr_status s = OPR_OK;
   if (found && ops[pos] != def)
-    s = opr_error(OPR_ALREADY_EXISTS, "%s: another op of that name is "
-                  "already registered", def->name);
-  else if (!found)
+    return bind_twin(ops[pos], def);
+  if (!found)
     s = insert_op(def, pos);
   if (!s)
     opr_state_set_registered(def->state);

@@ -9,8 +9,10 @@
 #
 # Installs the build to a temporary prefix, configures tests/oplib/consumer
 # against it, builds the op libraries (zero_out_lib, and shape_fn_lib with
-# a shape_fn in its SOURCES) and the host program, and runs the host
-# (which loads both libraries and runs their ops). The temporary directory
+# a shape_fn in its SOURCES) and the host program, and runs the host twice
+# (it registers its typed wrappers' ops before, then after loading
+# zero_out_lib, runs that op through its wrapper and by name, and runs
+# shape_fn_lib's op). The temporary directory
 # goes whatever the outcome (unless OPGEN_KEEP_TEST_DIRS is set).
 foreach(var OPGEN_BUILD_DIR OPLIB_DIR ZERO_OUT_DIR WORK_DIR GENERATOR)
   if(NOT DEFINED ${var})
@@ -61,7 +63,9 @@ set(host "${tmp}/build/host")
 if(NOT EXISTS "${host}")
   set(host "${tmp}/build/${BUILD_TYPE}/host")
 endif()
-step("run the host" "${host}")
+# Registering the host's typed-wrapper tables before and after the load.
+step("run the host, registering before the load" "${host}" before)
+step("run the host, registering after the load" "${host}" after)
 if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
   file(REMOVE_RECURSE "${tmp}")
 endif()

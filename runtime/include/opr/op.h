@@ -106,8 +106,12 @@ struct opr_op_def {
 };
 
 /* Registers an op (a generated table that lives as long as the process).
- * Registering the same table again is a no-op; another table with the
- * same name fails with ALREADY_EXISTS. Thread-safe. */
+ * Registering the same table again is a no-op. Another table with the
+ * same name and an identical definition (opr_op_def_hash; e.g. a host's
+ * tables for an op of a loaded op library) binds to the registered op:
+ * calls through it run the registered op's kernels, and opr_find_op
+ * still returns the registered table. One defined differently fails with
+ * ALREADY_EXISTS saying what differs. Thread-safe. */
 opr_status opr_register_op(const opr_op_def *def);
 /* NULL when no op of that name is registered. */
 const opr_op_def *opr_find_op(const char *name);
