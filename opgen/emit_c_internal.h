@@ -137,6 +137,10 @@ const char *og_c_shape_fn_name(const og_c_file *f, const og_op *op);
 /* The static function compiled from the op's shape statements (nothing
  * for an op without statements or with a shape_fn). */
 void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op);
+/* A shape or require statement as the spec writes it ("require
+ * rank(a) == 2;"). */
+const char *og_c_shape_rule_text(const og_c_file *f, const og_op *op,
+                                 const og_shape_rule *r);
 /* The banner every generated file starts with. */
 void og_c_banner(og_writer *w, const og_c_file *f, const char *what);
 

@@ -153,27 +153,50 @@ static int by_suffix(const void *a, const void *b) {
   return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-const char **og_c_enumerators(const og_c_file *f, const og_op *op,
-                              const og_attr *a) {
-  size_t n = a->allowed->u.list.count;
-  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+/* base_SUFFIX for each of suffixes[0..n) (replaced in place); suffixes
+ * that are equal get their index: base_SUFFIX_<i>. Sorted, not compared
+ * pairwise: ops may have thousands of attrs. */
+static const char **suffixed(const og_c_file *f, const char *base,
+                             const char **names, size_t n) {
   suffix_at *order = og_arena_array(f->arena, n + 1, sizeof *order);
-  for (size_t i = 0; i < n; i++) {
-    names[i] = enum_suffix(f->arena, &a->allowed->u.list.items[i].u.s);
-    order[i] = (suffix_at){names[i], i};
-  }
+  for (size_t i = 0; i < n; i++) order[i] = (suffix_at){names[i], i};
   qsort(order, n, sizeof *order, by_suffix);
-  /* Values that fold to one suffix ('a b', 'a-b', 'A_B') get the index. */
   bool *shared = og_arena_array(f->arena, n + 1, sizeof *shared);
   for (size_t k = 1; k < n; k++)
     if (strcmp(order[k].suffix, order[k - 1].suffix) == 0)
       shared[order[k].index] = shared[order[k - 1].index] = true;
-  const char *base = og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM));
   for (size_t i = 0; i < n; i++)
     names[i] = shared[i]
                    ? og_arena_printf(f->arena, "%s_%s_%zu", base, names[i], i)
                    : join(f, base, "_", names[i], "");
   return names;
+}
+
+const char **og_c_enumerators(const og_c_file *f, const og_op *op,
+                              const og_attr *a) {
+  size_t n = a->allowed->u.list.count;
+  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+  for (size_t i = 0; i < n; i++)
+    names[i] = enum_suffix(f->arena, &a->allowed->u.list.items[i].u.s);
+  /* Values that fold to one suffix ('a b', 'a-b', 'A_B') get the index. */
+  return suffixed(f, og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM)), names,
+                  n);
+}
+
+const char **og_cn_indexes(const og_c_file *f, const og_op *op,
+                           og_cn_index_kind kind) {
+  static const char *const middle[] = {"_ATTR", "_INPUT", "_OUTPUT"};
+  size_t n = kind == OG_CN_ATTR_INDEXES    ? op->nattrs
+             : kind == OG_CN_INPUT_INDEXES ? op->ninputs
+                                           : op->noutputs;
+  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+  for (size_t i = 0; i < n; i++)
+    names[i] = og_c_upper(f, kind == OG_CN_ATTR_INDEXES    ? op->attrs[i].name
+                             : kind == OG_CN_INPUT_INDEXES ? op->inputs[i].name
+                                                           : op->outputs[i].name);
+  const char *base = join(f, og_c_upper(f, og_c_op_name(f, op)), middle[kind],
+                          "", "");
+  return suffixed(f, base, names, n);
 }
 
 const char *og_c_upper(const og_c_file *f, const char *s) {
