@@ -16,7 +16,9 @@ struct og_c_file {
   const char *prefix;
   const og_op **ops;
   size_t nops;
-  og_srcpos package_pos;    /* line 0: no `package` statement */
+  og_srcpos package_pos;    /* line 0: no `package` or `c_prefix` */
+  bool c_prefix;            /* the prefix is a `c_prefix` statement's */
+  bool prefix_strip;        /* `c_prefix NAME strip;` */
   struct og_c_cache *cache; /* per-op names, see og_c_cache_init */
 };
 

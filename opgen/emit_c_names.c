@@ -21,8 +21,15 @@ static const char *join(const og_c_file *f, const char *a, const char *b,
   return s;
 }
 
+/* prefix_snake_case; under `c_prefix P strip;` a snake_case name that
+ * starts with "P_" is the whole name (MyBiasAdd, P my: my_bias_add). */
 const char *og_c_compute_op_name(const og_c_file *f, const og_op *op) {
-  return join(f, f->prefix, "_", og_tf_snake_case(f->arena, op->name), "");
+  const char *snake = og_tf_snake_case(f->arena, op->name);
+  size_t n = strlen(f->prefix);
+  if (f->prefix_strip && strncmp(snake, f->prefix, n) == 0 &&
+      snake[n] == '_' && snake[n + 1])
+    return snake;
+  return join(f, f->prefix, "_", snake, "");
 }
 
 const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {

@@ -324,11 +324,14 @@ static bool check_package(run *r, const og_c_file *f) {
   claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
              .what = "the register function", .file = f,
              .pos = &f->package_pos};
+  const char *stmt = f->c_prefix ? "c_prefix" : "package";
   report(r, &c, NULL,
-         opr ? "is in the runtime's namespace (opr_, OPR_); choose another "
-               "package"
-             : "contains '__' or starts with '_', which C and C++ reserve; "
-               "choose another package");
+         og_arena_printf(f->arena,
+                         opr ? "is in the runtime's namespace (opr_, OPR_); "
+                               "choose another %s"
+                             : "contains '__' or starts with '_', which C "
+                               "and C++ reserve; choose another %s",
+                         stmt));
   return false;
 }
 
