@@ -160,8 +160,8 @@ static int by_suffix(const void *a, const void *b) {
   return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* base_SUFFIX for each of suffixes[0..n) (replaced in place); suffixes
- * that are equal get their index: base_SUFFIX_<i>. Sorted, not compared
+/* base_SUFFIX for each suffix of names[0..n) (replaced in place); equal
+ * suffixes get their index: base_SUFFIX_<i>. Sorted, not compared
  * pairwise: ops may have thousands of attrs. */
 static const char **suffixed(const og_c_file *f, const char *base,
                              const char **names, size_t n) {
@@ -190,6 +190,13 @@ const char **og_c_enumerators(const og_c_file *f, const og_op *op,
                   n);
 }
 
+static const char *item_name(const og_op *op, og_cn_index_kind kind,
+                             size_t i) {
+  return kind == OG_CN_ATTR_INDEXES    ? op->attrs[i].name
+         : kind == OG_CN_INPUT_INDEXES ? op->inputs[i].name
+                                       : op->outputs[i].name;
+}
+
 const char **og_cn_indexes(const og_c_file *f, const og_op *op,
                            og_cn_index_kind kind) {
   static const char *const middle[] = {"_ATTR", "_INPUT", "_OUTPUT"};
@@ -198,9 +205,7 @@ const char **og_cn_indexes(const og_c_file *f, const og_op *op,
                                            : op->noutputs;
   const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
   for (size_t i = 0; i < n; i++)
-    names[i] = og_c_upper(f, kind == OG_CN_ATTR_INDEXES    ? op->attrs[i].name
-                             : kind == OG_CN_INPUT_INDEXES ? op->inputs[i].name
-                                                           : op->outputs[i].name);
+    names[i] = og_c_upper(f, item_name(op, kind, i));
   const char *base = join(f, og_c_upper(f, og_c_op_name(f, op)), middle[kind],
                           "", "");
   return suffixed(f, base, names, n);
