@@ -315,6 +315,29 @@ static void c_prefix_grammar_errors(void **state) {
   tu_diags_free(&d);
 }
 
+/* The prefix is C only: the dump of a spec is the same with and without
+ * it (so compat sees no change). */
+static void c_prefix_leaves_the_dump_alone(void **state) {
+  (void)state;
+  const char *op = "op MyBiasAdd { input x: float; output y: float; }\n";
+  char text[256], cmd[2048], *dumps[2];
+  for (int k = 0; k < 2; k++) {
+    new_case();
+    snprintf(text, sizeof text, "package my;%s\n%s",
+             k ? " c_prefix my strip;" : "", op); /* the op stays on line 2 */
+    write_file("my.op", text);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' dump -o my.json my.op", dir,
+             getenv("OPGEN_BIN"));
+    assert_int_equal(tu_run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/my.json", dir);
+    dumps[k] = tu_read_file(cmd, NULL);
+    assert_non_null(dumps[k]);
+  }
+  assert_string_equal(dumps[0], dumps[1]);
+  free(dumps[0]);
+  free(dumps[1]);
+}
+
 /* A contextual keyword: still a name elsewhere. */
 static void c_prefix_is_a_name_elsewhere(void **state) {
   (void)state;
@@ -335,6 +358,7 @@ int main(void) {
       cmocka_unit_test(c_prefix_in_the_runtime_namespace_is_refused),
       cmocka_unit_test(c_prefix_reserved_spelling_is_refused),
       cmocka_unit_test(c_prefix_grammar_errors),
+      cmocka_unit_test(c_prefix_leaves_the_dump_alone),
       cmocka_unit_test(c_prefix_is_a_name_elsewhere),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
