@@ -12,8 +12,10 @@
 # generated code (opgen_generate) and SOURCES, the kernels. SOURCES define
 # `opr_status <function>(void)` (default <name>_register_kernels), which
 # registers the kernels with the generated <package>_<op>_register_kernel
-# functions. The function generates the library's one exported symbol,
-# opr_library_entry, returning {ABI version, name, op definition hash,
+# functions; <dir>/opgen_library.h declares it (and includes the specs'
+# kernel headers), so that its definition has a prototype under
+# -Wmissing-prototypes. The function generates the library's one exported
+# symbol, opr_library_entry, returning {ABI version, name, op definition hash,
 # register_ops, register_kernels} (opr/library.h).
 #
 # The hash (opr_op_defs_hash of the library's ops) is computed at build
@@ -40,14 +42,20 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/OpgenGenerate.cmake)
 set(_OPGEN_LIBRARY_DIR ${CMAKE_CURRENT_LIST_DIR})
 
-# The C prefix of a spec's generated names (opgen's rule).
+# The C prefix of a spec's generated names (opgen's rule): its
+# `c_prefix NAME;` line, else its `package NAME;` line, else its file name.
 function(_opgen_spec_package spec out_var)
-  file(STRINGS ${spec} lines
-       REGEX "^[ \t]*package[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;")
+  file(STRINGS ${spec} lines REGEX
+       "^[ \t]*c_prefix[ \t]+[A-Za-z_][A-Za-z0-9_]*([ \t]+strip)?[ \t]*;")
+  if(NOT lines)
+    file(STRINGS ${spec} lines
+         REGEX "^[ \t]*package[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;")
+  endif()
   if(lines)
     list(GET lines 0 line)
-    string(REGEX REPLACE "^[ \t]*package[ \t]+([A-Za-z_][A-Za-z0-9_]*).*$"
-           "\\1" package "${line}")
+    string(REGEX REPLACE
+           "^[ \t]*(c_prefix|package)[ \t]+([A-Za-z_][A-Za-z0-9_]*).*$"
+           "\\2" package "${line}")
   else()
     get_filename_component(package ${spec} NAME)
     string(REGEX REPLACE "\\..*$" "" package "${package}")
@@ -121,6 +129,10 @@ function(opgen_add_op_library name)
   set(OPGEN_LIB_NAME ${name})
   set(OPGEN_LIB_REGISTER_KERNELS ${arg_REGISTER_KERNELS})
   _opgen_library_register_code("${arg_SPECS}")
+  string(REPLACE "_ops.h\"" "_kernels.h\"" OPGEN_LIB_KERNEL_INCLUDES
+         "${OPGEN_LIB_INCLUDES}")
+  configure_file(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/OpgenLibraryHeader.h.in
+                 ${dir}/opgen_library.h @ONLY)
   configure_file(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/OpgenLibraryEntry.c.in
                  ${dir}/${name}_entry.c @ONLY)
   configure_file(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/OpgenLibraryHash.c.in

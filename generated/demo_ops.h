@@ -24,6 +24,17 @@ opr_status demo_register_ops(void);
 extern const opr_op_def demo_add_n_def;
 
 /*
+ * The indexes of AddN's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  DEMO_ADD_N_ATTR_N = 0,
+  DEMO_ADD_N_ATTR_T = 1,
+  DEMO_ADD_N_INPUT_INPUTS = 0,
+  DEMO_ADD_N_OUTPUT_SUM = 0,
+};
+
+/*
  * AddN: Adds all input tensors element-wise.
  *
  * Inputs:
@@ -35,6 +46,10 @@ extern const opr_op_def demo_add_n_def;
  *     uint64, variant}, inferred from the inputs.
  * Outputs:
  *   sum: T. Their element-wise sum.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_add_n(opr_context *ctx,
                       const opr_tensor *const *inputs,
@@ -47,6 +62,15 @@ opr_status demo_add_n(opr_context *ctx,
 extern const opr_op_def demo_add_one_def;
 
 /*
+ * The indexes of AddOne's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  DEMO_ADD_ONE_INPUT_INPUT = 0,
+  DEMO_ADD_ONE_OUTPUT_OUTPUT = 0,
+};
+
+/*
  * AddOne: Adds one to every element.
  *
  * The guide's CUDA kernel sample.
@@ -55,6 +79,10 @@ extern const opr_op_def demo_add_one_def;
  *   input: int32.
  * Outputs:
  *   output: int32.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_add_one(opr_context *ctx,
                         const opr_tensor *input,
@@ -64,6 +92,16 @@ opr_status demo_add_one(opr_context *ctx,
 
 /* The registration table of Example. */
 extern const opr_op_def demo_example_def;
+
+/*
+ * The indexes of Example's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  DEMO_EXAMPLE_ATTR_T = 0,
+  DEMO_EXAMPLE_INPUT_INPUT = 0,
+  DEMO_EXAMPLE_OUTPUT_INPUT_TIMES_TWO = 0,
+};
 
 /*
  * Example: Multiplies every element by two.
@@ -78,6 +116,10 @@ extern const opr_op_def demo_example_def;
  *     uint64}, inferred from the inputs.
  * Outputs:
  *   input_times_two: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_example(opr_context *ctx,
                         const opr_tensor *input,
@@ -87,6 +129,16 @@ opr_status demo_example(opr_context *ctx,
 
 /* The registration table of MyGeneralUnaryOp. */
 extern const opr_op_def demo_my_general_unary_op_def;
+
+/*
+ * The indexes of MyGeneralUnaryOp's attrs, inputs and outputs, as opr_infer_*
+ *   and opr_kernel_* take them.
+ */
+enum {
+  DEMO_MY_GENERAL_UNARY_OP_ATTR_T = 0,
+  DEMO_MY_GENERAL_UNARY_OP_INPUT_IN = 0,
+  DEMO_MY_GENERAL_UNARY_OP_OUTPUT_OUT = 0,
+};
 
 /*
  * MyGeneralUnaryOp: An element-wise unary op, made polymorphic without
@@ -103,6 +155,10 @@ extern const opr_op_def demo_my_general_unary_op_def;
  *     uint64}, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_my_general_unary_op(opr_context *ctx,
                                     const opr_tensor *in,
@@ -132,6 +188,19 @@ typedef struct demo_pad_attrs {
 /* The registration table of Pad. */
 extern const opr_op_def demo_pad_def;
 
+/*
+ * The indexes of Pad's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  DEMO_PAD_ATTR_T = 0,
+  DEMO_PAD_ATTR_TPADDINGS = 1,
+  DEMO_PAD_ATTR_MODE = 2,
+  DEMO_PAD_INPUT_INPUT = 0,
+  DEMO_PAD_INPUT_PADDINGS = 1,
+  DEMO_PAD_OUTPUT_OUTPUT = 0,
+};
+
 /* The shape function of Pad (shape_fn in the spec), written by hand. */
 opr_status demo_pad_shape(opr_infer_ctx *c);
 
@@ -146,7 +215,7 @@ opr_status demo_pad_shape(opr_infer_ctx *c);
  *   input: T. The tensor to pad.
  *   paddings: Tpaddings. A [rank(input), 2] matrix of amounts to add before
  *     and after each
- * dimension. Stays in host memory on a GPU.
+ *     dimension. Stays in host memory on a GPU.
  * Attrs:
  *   T: type in {float, double, int32, uint8, int16, int8, int64, bfloat16,
  *     uint16, half, uint32, uint64, bool}, inferred from the inputs.
@@ -155,6 +224,10 @@ opr_status demo_pad_shape(opr_infer_ctx *c);
  *     How to fill the padding.
  * Outputs:
  *   output: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_pad(opr_context *ctx,
                     const opr_tensor *input,
@@ -180,6 +253,16 @@ typedef struct demo_string_to_number_attrs {
 extern const opr_op_def demo_string_to_number_def;
 
 /*
+ * The indexes of StringToNumber's attrs, inputs and outputs, as opr_infer_*
+ *   and opr_kernel_* take them.
+ */
+enum {
+  DEMO_STRING_TO_NUMBER_ATTR_OUT_TYPE = 0,
+  DEMO_STRING_TO_NUMBER_INPUT_STRING_TENSOR = 0,
+  DEMO_STRING_TO_NUMBER_OUTPUT_OUTPUT = 0,
+};
+
+/*
  * StringToNumber: Converts each string in the input tensor to the specified
  *   numeric type.
  *
@@ -190,6 +273,10 @@ extern const opr_op_def demo_string_to_number_def;
  *     each string as.
  * Outputs:
  *   output: out_type. A tensor of the same shape as `string_tensor`.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_string_to_number(opr_context *ctx,
                                  const opr_tensor *string_tensor,
@@ -211,6 +298,17 @@ typedef struct demo_zero_out_attrs {
 extern const opr_op_def demo_zero_out_def;
 
 /*
+ * The indexes of ZeroOut's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  DEMO_ZERO_OUT_ATTR_T = 0,
+  DEMO_ZERO_OUT_ATTR_PRESERVE_INDEX = 1,
+  DEMO_ZERO_OUT_INPUT_TO_ZERO = 0,
+  DEMO_ZERO_OUT_OUTPUT_ZEROED = 0,
+};
+
+/*
  * ZeroOut: Zeroes all elements of a tensor but one.
  *
  * The element at flat index `preserve_index` keeps its value. This is the
@@ -225,6 +323,10 @@ extern const opr_op_def demo_zero_out_def;
  *   preserve_index: int >= 0, default 0. Flat index of the element to keep.
  * Outputs:
  *   zeroed: T. A tensor of the same shape, all zeros but one element.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_zero_out(opr_context *ctx,
                          const opr_tensor *to_zero,
@@ -237,6 +339,16 @@ opr_status demo_zero_out(opr_context *ctx,
 extern const opr_op_def demo_zero_out_float_int32_def;
 
 /*
+ * The indexes of ZeroOutFloatInt32's attrs, inputs and outputs, as opr_infer_*
+ *   and opr_kernel_* take them.
+ */
+enum {
+  DEMO_ZERO_OUT_FLOAT_INT32_ATTR_T = 0,
+  DEMO_ZERO_OUT_FLOAT_INT32_INPUT_TO_ZERO = 0,
+  DEMO_ZERO_OUT_FLOAT_INT32_OUTPUT_ZEROED = 0,
+};
+
+/*
  * ZeroOutFloatInt32: Zeroes all elements but the first, for float or int32
  *   tensors.
  *
@@ -246,6 +358,10 @@ extern const opr_op_def demo_zero_out_float_int32_def;
  *   T: type in {float, int32}, inferred from the inputs.
  * Outputs:
  *   zeroed: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_zero_out_float_int32(opr_context *ctx,
                                      const opr_tensor *to_zero,
@@ -257,6 +373,15 @@ opr_status demo_zero_out_float_int32(opr_context *ctx,
 extern const opr_op_def demo_zero_out_int32_def;
 
 /*
+ * The indexes of ZeroOutInt32's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  DEMO_ZERO_OUT_INT32_INPUT_TO_ZERO = 0,
+  DEMO_ZERO_OUT_INT32_OUTPUT_ZEROED = 0,
+};
+
+/*
  * ZeroOutInt32: Zeroes all elements of an int32 tensor but the first.
  *
  * The guide's first ZeroOut, before it became polymorphic.
@@ -265,6 +390,10 @@ extern const opr_op_def demo_zero_out_int32_def;
  *   to_zero: int32.
  * Outputs:
  *   zeroed: int32.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_zero_out_int32(opr_context *ctx,
                                const opr_tensor *to_zero,
@@ -274,6 +403,16 @@ opr_status demo_zero_out_int32(opr_context *ctx,
 
 /* The registration table of ZeroOutRealNumber. */
 extern const opr_op_def demo_zero_out_real_number_def;
+
+/*
+ * The indexes of ZeroOutRealNumber's attrs, inputs and outputs, as opr_infer_*
+ *   and opr_kernel_* take them.
+ */
+enum {
+  DEMO_ZERO_OUT_REAL_NUMBER_ATTR_T = 0,
+  DEMO_ZERO_OUT_REAL_NUMBER_INPUT_TO_ZERO = 0,
+  DEMO_ZERO_OUT_REAL_NUMBER_OUTPUT_ZEROED = 0,
+};
 
 /*
  * ZeroOutRealNumber: Zeroes all elements but the first, for any real number
@@ -286,6 +425,10 @@ extern const opr_op_def demo_zero_out_real_number_def;
  *     uint16, half, uint32, uint64}, inferred from the inputs.
  * Outputs:
  *   zeroed: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status demo_zero_out_real_number(opr_context *ctx,
                                      const opr_tensor *to_zero,

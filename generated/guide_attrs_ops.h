@@ -36,10 +36,21 @@ typedef struct guide_attrs_attr_constraint_and_default_example_attrs {
 extern const opr_op_def guide_attrs_attr_constraint_and_default_example_def;
 
 /*
+ * The indexes of AttrConstraintAndDefaultExample's attrs, inputs and outputs,
+ *   as opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTR_I = 0,
+};
+
+/*
  * AttrConstraintAndDefaultExample: An attr with both a minimum and a default.
  *
  * Attrs:
  *   i: int >= 1, default 1.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_attr_constraint_and_default_example(
     opr_context *ctx,
@@ -60,10 +71,21 @@ typedef struct guide_attrs_attr_default_example_attrs {
 extern const opr_op_def guide_attrs_attr_default_example_def;
 
 /*
+ * The indexes of AttrDefaultExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTR_I = 0,
+};
+
+/*
  * AttrDefaultExample: An attr with a default, optional for callers.
  *
  * Attrs:
  *   i: int, default 0.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_attr_default_example(
     opr_context *ctx,
@@ -115,6 +137,22 @@ typedef struct guide_attrs_attr_default_example_for_all_types_attrs {
 extern const opr_op_def guide_attrs_attr_default_example_for_all_types_def;
 
 /*
+ * The indexes of AttrDefaultExampleForAllTypes's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_S = 0,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_I = 1,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_F = 2,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_B = 3,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_TY = 4,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_SH = 5,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_TE = 6,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_L_EMPTY = 7,
+  GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTR_L_INT = 8,
+};
+
+/*
  * AttrDefaultExampleForAllTypes: A default for every attr type, written as
  *   TensorFlow writes them.
  *
@@ -128,6 +166,9 @@ extern const opr_op_def guide_attrs_attr_default_example_for_all_types_def;
  *   te: tensor, default a int32 tensor.
  *   l_empty: list(int), default [].
  *   l_int: list(int), default [2, 3, 5, 7].
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_attr_default_example_for_all_types(
     opr_context *ctx,
@@ -145,10 +186,21 @@ typedef enum guide_attrs_enum_example_e {
 extern const opr_op_def guide_attrs_enum_example_def;
 
 /*
+ * The indexes of EnumExample's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_ENUM_EXAMPLE_ATTR_E = 0,
+};
+
+/*
  * EnumExample: A string attr restricted to a set of values: an enum.
  *
  * Attrs:
  *   e: string in {'apple', 'orange'}, required.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_enum_example(opr_context *ctx,
                                     guide_attrs_enum_example_e e);
@@ -159,10 +211,21 @@ opr_status guide_attrs_enum_example(opr_context *ctx,
 extern const opr_op_def guide_attrs_min_int_example_def;
 
 /*
+ * The indexes of MinIntExample's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_MIN_INT_EXAMPLE_ATTR_A = 0,
+};
+
+/*
  * MinIntExample: An int attr with a minimum.
  *
  * Attrs:
  *   a: int >= 2, required.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a);
 
@@ -172,12 +235,23 @@ opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a);
 extern const opr_op_def guide_attrs_number_or_boolean_type_def;
 
 /*
+ * The indexes of NumberOrBooleanType's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_NUMBER_OR_BOOLEAN_TYPE_ATTR_T = 0,
+};
+
+/*
  * NumberOrBooleanType: A type attr that is a number type or bool.
  *
  * Attrs:
  *   t: type in {float, double, int32, uint8, int16, int8, complex64, int64,
  *     qint8, quint8, qint32, bfloat16, uint16, complex128, half, uint32,
  *     uint64, bool}, required.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t);
 
@@ -187,12 +261,23 @@ opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t);
 extern const opr_op_def guide_attrs_number_type_def;
 
 /*
+ * The indexes of NumberType's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_NUMBER_TYPE_ATTR_T = 0,
+};
+
+/*
  * NumberType: A type attr restricted to the number types.
  *
  * Attrs:
  *   t: type in {float, double, int32, uint8, int16, int8, complex64, int64,
  *     qint8, quint8, qint32, bfloat16, uint16, complex128, half, uint32,
  *     uint64}, required.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t);
 
@@ -202,10 +287,21 @@ opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t);
 extern const opr_op_def guide_attrs_restricted_type_example_def;
 
 /*
+ * The indexes of RestrictedTypeExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_RESTRICTED_TYPE_EXAMPLE_ATTR_T = 0,
+};
+
+/*
  * RestrictedTypeExample: A type attr restricted to a set of types.
  *
  * Attrs:
  *   t: type in {int32, float, bool}, required.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_restricted_type_example(opr_context *ctx, opr_dtype t);
 
@@ -215,10 +311,21 @@ opr_status guide_attrs_restricted_type_example(opr_context *ctx, opr_dtype t);
 extern const opr_op_def guide_attrs_type_list_example_def;
 
 /*
+ * The indexes of TypeListExample's attrs, inputs and outputs, as opr_infer_*
+ *   and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_ATTRS_TYPE_LIST_EXAMPLE_ATTR_A = 0,
+};
+
+/*
  * TypeListExample: A list of types with a minimum length.
  *
  * Attrs:
  *   a: list(type) in {int32, float} >= 3, required.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_attrs_type_list_example(
     opr_context *ctx,

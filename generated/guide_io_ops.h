@@ -24,6 +24,16 @@ opr_status guide_io_register_ops(void);
 extern const opr_op_def guide_io_arbitrary_tensor_sequence_example_def;
 
 /*
+ * The indexes of ArbitraryTensorSequenceExample's attrs, inputs and outputs,
+ *   as opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_ARBITRARY_TENSOR_SEQUENCE_EXAMPLE_ATTR_T = 0,
+  GUIDE_IO_ARBITRARY_TENSOR_SEQUENCE_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_ARBITRARY_TENSOR_SEQUENCE_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * ArbitraryTensorSequenceExample: A sequence of tensors of arbitrary types.
  *
  * Inputs:
@@ -32,6 +42,10 @@ extern const opr_op_def guide_io_arbitrary_tensor_sequence_example_def;
  *   T: list(type) >= 1, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_arbitrary_tensor_sequence_example(
     opr_context *ctx,
@@ -46,11 +60,23 @@ opr_status guide_io_arbitrary_tensor_sequence_example(
 extern const opr_op_def guide_io_built_in_types_example_def;
 
 /*
+ * The indexes of BuiltInTypesExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_BUILT_IN_TYPES_EXAMPLE_INPUT_INTEGERS = 0,
+  GUIDE_IO_BUILT_IN_TYPES_EXAMPLE_INPUT_COMPLEX_NUMBERS = 1,
+};
+
+/*
  * BuiltInTypesExample: Inputs of fixed built-in types.
  *
  * Inputs:
  *   integers: int32.
  *   complex_numbers: complex64.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_io_built_in_types_example(
     opr_context *ctx,
@@ -63,12 +89,24 @@ opr_status guide_io_built_in_types_example(
 extern const opr_op_def guide_io_int32_sequence_example_def;
 
 /*
+ * The indexes of Int32SequenceExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_INT32_SEQUENCE_EXAMPLE_ATTR_NUMTENSORS = 0,
+  GUIDE_IO_INT32_SEQUENCE_EXAMPLE_INPUT_IN = 0,
+};
+
+/*
  * Int32SequenceExample: A sequence of int32 tensors whose length is an attr.
  *
  * Inputs:
  *   in: NumTensors * int32.
  * Attrs:
  *   NumTensors: int >= 1, inferred from the inputs.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_io_int32_sequence_example(
     opr_context *ctx,
@@ -81,6 +119,16 @@ opr_status guide_io_int32_sequence_example(
 extern const opr_op_def guide_io_int_list_input_example_def;
 
 /*
+ * The indexes of IntListInputExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_INT_LIST_INPUT_EXAMPLE_ATTR_N = 0,
+  GUIDE_IO_INT_LIST_INPUT_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_INT_LIST_INPUT_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * IntListInputExample: A list of N int32 tensors.
  *
  * Inputs:
@@ -89,6 +137,10 @@ extern const opr_op_def guide_io_int_list_input_example_def;
  *   N: int >= 1, inferred from the inputs.
  * Outputs:
  *   out: int32.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_int_list_input_example(
     opr_context *ctx,
@@ -102,6 +154,16 @@ opr_status guide_io_int_list_input_example(
 extern const opr_op_def guide_io_list_type_restriction_example_def;
 
 /*
+ * The indexes of ListTypeRestrictionExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_LIST_TYPE_RESTRICTION_EXAMPLE_ATTR_T = 0,
+  GUIDE_IO_LIST_TYPE_RESTRICTION_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_LIST_TYPE_RESTRICTION_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * ListTypeRestrictionExample: A list of float and double tensors, in any mix.
  *
  * Inputs:
@@ -110,6 +172,10 @@ extern const opr_op_def guide_io_list_type_restriction_example_def;
  *   T: list(type) in {float, double} >= 1, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_list_type_restriction_example(
     opr_context *ctx,
@@ -124,6 +190,16 @@ opr_status guide_io_list_type_restriction_example(
 extern const opr_op_def guide_io_min_length_int_list_example_def;
 
 /*
+ * The indexes of MinLengthIntListExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_MIN_LENGTH_INT_LIST_EXAMPLE_ATTR_N = 0,
+  GUIDE_IO_MIN_LENGTH_INT_LIST_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_MIN_LENGTH_INT_LIST_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * MinLengthIntListExample: A list of at least two int32 tensors.
  *
  * Inputs:
@@ -132,6 +208,10 @@ extern const opr_op_def guide_io_min_length_int_list_example_def;
  *   N: int >= 2, inferred from the inputs.
  * Outputs:
  *   out: int32.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_min_length_int_list_example(
     opr_context *ctx,
@@ -145,6 +225,16 @@ opr_status guide_io_min_length_int_list_example(
 extern const opr_op_def guide_io_minimum_length_polymorphic_list_example_def;
 
 /*
+ * The indexes of MinimumLengthPolymorphicListExample's attrs, inputs and
+ *   outputs, as opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_MINIMUM_LENGTH_POLYMORPHIC_LIST_EXAMPLE_ATTR_T = 0,
+  GUIDE_IO_MINIMUM_LENGTH_POLYMORPHIC_LIST_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_MINIMUM_LENGTH_POLYMORPHIC_LIST_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * MinimumLengthPolymorphicListExample: A list of at least three tensors of any
  *   types.
  *
@@ -154,6 +244,10 @@ extern const opr_op_def guide_io_minimum_length_polymorphic_list_example_def;
  *   T: list(type) >= 3, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_minimum_length_polymorphic_list_example(
     opr_context *ctx,
@@ -168,6 +262,17 @@ opr_status guide_io_minimum_length_polymorphic_list_example(
 extern const opr_op_def guide_io_multiple_ins_and_outs_def;
 
 /*
+ * The indexes of MultipleInsAndOuts's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_MULTIPLE_INS_AND_OUTS_INPUT_Y = 0,
+  GUIDE_IO_MULTIPLE_INS_AND_OUTS_INPUT_Z = 1,
+  GUIDE_IO_MULTIPLE_INS_AND_OUTS_OUTPUT_A = 0,
+  GUIDE_IO_MULTIPLE_INS_AND_OUTS_OUTPUT_B = 1,
+};
+
+/*
  * MultipleInsAndOuts: Several inputs and outputs.
  *
  * Inputs:
@@ -176,6 +281,10 @@ extern const opr_op_def guide_io_multiple_ins_and_outs_def;
  * Outputs:
  *   a: string.
  *   b: int32.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_multiple_ins_and_outs(
     opr_context *ctx,
@@ -190,6 +299,16 @@ opr_status guide_io_multiple_ins_and_outs(
 extern const opr_op_def guide_io_polymorphic_list_example_def;
 
 /*
+ * The indexes of PolymorphicListExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_POLYMORPHIC_LIST_EXAMPLE_ATTR_T = 0,
+  GUIDE_IO_POLYMORPHIC_LIST_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_POLYMORPHIC_LIST_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * PolymorphicListExample: A list of tensors whose types are given by a
  *   list(type) attr.
  *
@@ -199,6 +318,10 @@ extern const opr_op_def guide_io_polymorphic_list_example_def;
  *   T: list(type) >= 1, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_polymorphic_list_example(
     opr_context *ctx,
@@ -213,12 +336,24 @@ opr_status guide_io_polymorphic_list_example(
 extern const opr_op_def guide_io_polymorphic_single_input_def;
 
 /*
+ * The indexes of PolymorphicSingleInput's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_POLYMORPHIC_SINGLE_INPUT_ATTR_T = 0,
+  GUIDE_IO_POLYMORPHIC_SINGLE_INPUT_INPUT_IN = 0,
+};
+
+/*
  * PolymorphicSingleInput: One input of any type.
  *
  * Inputs:
  *   in: T.
  * Attrs:
  *   T: type, inferred from the inputs.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_io_polymorphic_single_input(
     opr_context *ctx,
@@ -230,12 +365,24 @@ opr_status guide_io_polymorphic_single_input(
 extern const opr_op_def guide_io_restricted_polymorphic_single_input_def;
 
 /*
+ * The indexes of RestrictedPolymorphicSingleInput's attrs, inputs and outputs,
+ *   as opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_RESTRICTED_POLYMORPHIC_SINGLE_INPUT_ATTR_T = 0,
+  GUIDE_IO_RESTRICTED_POLYMORPHIC_SINGLE_INPUT_INPUT_IN = 0,
+};
+
+/*
  * RestrictedPolymorphicSingleInput: One input of type int32 or int64.
  *
  * Inputs:
  *   in: T.
  * Attrs:
  *   T: type in {int32, int64}, inferred from the inputs.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_io_restricted_polymorphic_single_input(
     opr_context *ctx,
@@ -247,6 +394,16 @@ opr_status guide_io_restricted_polymorphic_single_input(
 extern const opr_op_def guide_io_restricted_tensor_sequence_example_def;
 
 /*
+ * The indexes of RestrictedTensorSequenceExample's attrs, inputs and outputs,
+ *   as opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_RESTRICTED_TENSOR_SEQUENCE_EXAMPLE_ATTR_T = 0,
+  GUIDE_IO_RESTRICTED_TENSOR_SEQUENCE_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_RESTRICTED_TENSOR_SEQUENCE_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * RestrictedTensorSequenceExample: A sequence of int32 and int64 tensors.
  *
  * Inputs:
@@ -255,6 +412,10 @@ extern const opr_op_def guide_io_restricted_tensor_sequence_example_def;
  *   T: list(type) in {int32, int64} >= 1, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_restricted_tensor_sequence_example(
     opr_context *ctx,
@@ -269,6 +430,17 @@ opr_status guide_io_restricted_tensor_sequence_example(
 extern const opr_op_def guide_io_same_list_input_example_def;
 
 /*
+ * The indexes of SameListInputExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_SAME_LIST_INPUT_EXAMPLE_ATTR_N = 0,
+  GUIDE_IO_SAME_LIST_INPUT_EXAMPLE_ATTR_T = 1,
+  GUIDE_IO_SAME_LIST_INPUT_EXAMPLE_INPUT_IN = 0,
+  GUIDE_IO_SAME_LIST_INPUT_EXAMPLE_OUTPUT_OUT = 0,
+};
+
+/*
  * SameListInputExample: A list of N tensors of one type T.
  *
  * Inputs:
@@ -278,6 +450,10 @@ extern const opr_op_def guide_io_same_list_input_example_def;
  *   T: type, inferred from the inputs.
  * Outputs:
  *   out: T.
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_same_list_input_example(
     opr_context *ctx,
@@ -291,6 +467,16 @@ opr_status guide_io_same_list_input_example(
 extern const opr_op_def guide_io_same_type_sequence_example_def;
 
 /*
+ * The indexes of SameTypeSequenceExample's attrs, inputs and outputs, as
+ *   opr_infer_* and opr_kernel_* take them.
+ */
+enum {
+  GUIDE_IO_SAME_TYPE_SEQUENCE_EXAMPLE_ATTR_NUMTENSORS = 0,
+  GUIDE_IO_SAME_TYPE_SEQUENCE_EXAMPLE_ATTR_T = 1,
+  GUIDE_IO_SAME_TYPE_SEQUENCE_EXAMPLE_INPUT_IN = 0,
+};
+
+/*
  * SameTypeSequenceExample: A sequence of tensors of one type whose length is
  *   an attr.
  *
@@ -299,6 +485,9 @@ extern const opr_op_def guide_io_same_type_sequence_example_def;
  * Attrs:
  *   NumTensors: int >= 1, inferred from the inputs.
  *   T: type, inferred from the inputs.
+ *
+ * A status other than OPR_OK is the caller's to free with
+ * opr_status_free.
  */
 opr_status guide_io_same_type_sequence_example(
     opr_context *ctx,

@@ -24,6 +24,17 @@ opr_status guide_shapes_register_ops(void);
 extern const opr_op_def guide_shapes_mat_mul_like_def;
 
 /*
+ * The indexes of MatMulLike's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  GUIDE_SHAPES_MAT_MUL_LIKE_ATTR_T = 0,
+  GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_A = 0,
+  GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_B = 1,
+  GUIDE_SHAPES_MAT_MUL_LIKE_OUTPUT_PRODUCT = 0,
+};
+
+/*
  * MatMulLike: The product of two matrices.
  *
  * `a` is [m, k] and `b` is [k, n]; the product is [m, n].
@@ -35,6 +46,14 @@ extern const opr_op_def guide_shapes_mat_mul_like_def;
  *   T: type in {float, double, int32}, inferred from the inputs.
  * Outputs:
  *   product: T. [m, n].
+ * Requires:
+ *   require rank(a) == 2;
+ *   require rank(b) == 2;
+ *   require dim(a, 1) == dim(b, 0);
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_shapes_mat_mul_like(opr_context *ctx,
                                      const opr_tensor *a,
@@ -45,6 +64,16 @@ opr_status guide_shapes_mat_mul_like(opr_context *ctx,
 
 /* The registration table of MatrixExample. */
 extern const opr_op_def guide_shapes_matrix_example_def;
+
+/*
+ * The indexes of MatrixExample's attrs, inputs and outputs, as opr_infer_* and
+ *   opr_kernel_* take them.
+ */
+enum {
+  GUIDE_SHAPES_MATRIX_EXAMPLE_ATTR_T = 0,
+  GUIDE_SHAPES_MATRIX_EXAMPLE_INPUT_INPUT = 0,
+  GUIDE_SHAPES_MATRIX_EXAMPLE_OUTPUT_OUTPUT = 0,
+};
 
 /*
  * MatrixExample: A matrix with the input's rows and 3 columns.
@@ -59,6 +88,12 @@ extern const opr_op_def guide_shapes_matrix_example_def;
  *   T: type in {float, double, int32}, inferred from the inputs.
  * Outputs:
  *   output: T. `[dim(input, 0), 3]`.
+ * Requires:
+ *   require rank(input) == 2;
+ *
+ * On success the caller owns each output tensor: release it with
+ * opr_tensor_unref. A status other than OPR_OK is the caller's to free
+ * with opr_status_free; on failure no output is set.
  */
 opr_status guide_shapes_matrix_example(opr_context *ctx,
                                        const opr_tensor *input,

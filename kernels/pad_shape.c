@@ -60,17 +60,20 @@ opr_status demo_pad_shape(opr_infer_ctx *c) {
   opr_shape input, paddings;
   int64_t rank, dims[OPR_MAX_RANK];
   opr_status s;
-  if ((s = opr_infer_input_shape(c, 0, &input))) return s;
-  if ((s = opr_infer_input_shape(c, 1, &paddings))) return s;
+  if ((s = opr_infer_input_shape(c, DEMO_PAD_INPUT_INPUT, &input))) return s;
+  if ((s = opr_infer_input_shape(c, DEMO_PAD_INPUT_PADDINGS, &paddings)))
+    return s;
   /* Known values: their shape is the one to check. */
-  const opr_tensor *values = opr_infer_input_value(c, 1, 0);
+  const opr_tensor *values =
+      opr_infer_input_value(c, DEMO_PAD_INPUT_PADDINGS, 0);
   if (values && values->dtype != OPR_DT_INT32 &&
       values->dtype != OPR_DT_INT64)
     return opr_infer_error(c, "paddings must be int32 or int64, got %s",
                            opr_dtype_name(values->dtype));
   if (values) paddings = (opr_shape){values->rank, values->dims};
   if ((s = check_paddings(c, input, paddings, &rank))) return s;
-  if (rank < 0) return opr_infer_set_output(c, 0, opr_shape_unknown());
+  if (rank < 0)
+    return opr_infer_set_output(c, DEMO_PAD_OUTPUT_OUTPUT, opr_shape_unknown());
   if (rank > OPR_MAX_RANK)
     return opr_infer_error(c, "paddings has %" PRId64 " rows; a rank is at "
                            "most %d", rank, OPR_MAX_RANK);
@@ -79,5 +82,6 @@ opr_status demo_pad_shape(opr_infer_ctx *c) {
     dims[d] = OPR_UNKNOWN_DIM;
     if (values && (s = padded_dim(c, input, values, d, &dims[d]))) return s;
   }
-  return opr_infer_set_output_dims(c, 0, (int)rank, dims);
+  return opr_infer_set_output_dims(c, DEMO_PAD_OUTPUT_OUTPUT, (int)rank,
+                                   dims);
 }

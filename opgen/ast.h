@@ -159,6 +159,9 @@ typedef struct og_ast_file {
   uint32_t file; /* index in og_sources */
   const char *package; /* NULL if absent */
   og_loc package_loc;
+  const char *c_prefix; /* `c_prefix NAME;`: NULL if absent */
+  og_loc c_prefix_loc;  /* of NAME */
+  bool c_prefix_strip;  /* `c_prefix NAME strip;` */
   og_ast_op *ops;
 } og_ast_file;
 

@@ -19,6 +19,30 @@ void og_build_package(og_parse_ctx *ctx, const og_loc *kw_loc,
   file->package_loc = *name_loc;
 }
 
+void og_build_c_prefix(og_parse_ctx *ctx, const og_loc *kw_loc,
+                       const og_token *name, const og_loc *name_loc,
+                       const og_token *mode, const og_loc *mode_loc) {
+  og_ast_file *file = ctx->file;
+  if (mode && strcmp(mode->text, "strip") != 0) {
+    og_error_at(ctx->diag, *mode_loc,
+                "expected 'strip' or ';' after the C prefix, found '%s'",
+                mode->text);
+    return;
+  }
+  if (file->c_prefix) {
+    og_error_at(ctx->diag, *kw_loc, "duplicate c_prefix statement");
+    og_note_at(ctx->diag, file->c_prefix_loc, "c_prefix '%s' declared here",
+               file->c_prefix);
+    return;
+  }
+  if (ctx->saw_op)
+    og_error_at(ctx->diag, *kw_loc,
+                "c_prefix statement must come before the first op");
+  file->c_prefix = name->text;
+  file->c_prefix_loc = *name_loc;
+  file->c_prefix_strip = mode != NULL;
+}
+
 og_ast_op *og_build_op(og_parse_ctx *ctx, const og_token *kw,
                        const og_loc *kw_loc, const og_token *name,
                        const og_loc *name_loc) {

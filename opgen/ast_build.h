@@ -4,6 +4,11 @@
 
 #include "parse_internal.h"
 
+/* `c_prefix NAME;` or `c_prefix NAME strip;` (`mode` NULL for the
+ * first). */
+void og_build_c_prefix(og_parse_ctx *ctx, const og_loc *kw_loc,
+                       const og_token *name, const og_loc *name_loc,
+                       const og_token *mode, const og_loc *mode_loc);
 void og_build_package(og_parse_ctx *ctx, const og_loc *kw_loc,
                       const og_token *name, const og_loc *name_loc);
 og_ast_op *og_build_op(og_parse_ctx *ctx, const og_token *kw,

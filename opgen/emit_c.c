@@ -32,6 +32,8 @@ static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
                    : cf->spec;
     cf->prefix = m->files[f].package;
     cf->package_pos = m->files[f].package_pos;
+    cf->c_prefix = m->files[f].c_prefix;
+    cf->prefix_strip = m->files[f].prefix_strip;
     cf->ops = og_arena_array(arena, m->nops ? m->nops : 1, sizeof *cf->ops);
     for (size_t i = 0; i < m->nops; i++)
       if (strcmp(m->ops[i]->pos.file, cf->path) == 0)

@@ -39,10 +39,17 @@ static const char *attr_text(const og_c_file *f, const og_attr *a) {
   return s;
 }
 
+/* "  name: what. description": a description's later lines are indented
+ * as its wrapped ones are. */
 static void doc_item(og_writer *t, const char *name, const char *what,
                      const char *description) {
   og_w_printf(t, "  %s: %s.", name, what);
-  if (description[0]) og_w_printf(t, " %s", description);
+  for (const char *p = description; *p;) {
+    size_t n = strcspn(p, "\n");
+    og_w_puts(t, p == description ? " " : n ? "\n    " : "\n");
+    og_w_write(t, p, n);
+    p += n + (p[n] == '\n');
+  }
   og_w_newline(t);
 }
 
@@ -51,6 +58,34 @@ static void doc_args(og_writer *t, const og_c_file *f, const char *title,
   if (n) og_w_line(t, "%s:", title);
   for (size_t i = 0; i < n; i++)
     doc_item(t, args[i].name, arg_type_text(f, &args[i]), args[i].description);
+}
+
+/* The op's `require` statements, as the spec writes them. */
+static void doc_requires(og_writer *t, const og_c_file *f, const og_op *op) {
+  bool any = false;
+  for (size_t i = 0; i < op->nshape_rules; i++) {
+    const og_shape_rule *r = &op->shape_rules[i];
+    if (!r->is_require) continue;
+    if (!any) og_w_line(t, "Requires:");
+    any = true;
+    og_w_line(t, "  %s", og_c_shape_rule_text(f, op, r));
+  }
+}
+
+/* Who owns what the wrapper returns (lines of their own: not rewrapped
+ * as a hanging paragraph). */
+static void doc_ownership(og_writer *t, const og_op *op) {
+  og_w_newline(t);
+  if (op->noutputs) {
+    og_w_line(t, "On success the caller owns each output tensor: release it "
+                 "with");
+    og_w_line(t, "opr_tensor_unref. A status other than OPR_OK is the "
+                 "caller's to free");
+    og_w_line(t, "with opr_status_free; on failure no output is set.");
+  } else {
+    og_w_line(t, "A status other than OPR_OK is the caller's to free with");
+    og_w_line(t, "opr_status_free.");
+  }
 }
 
 /* The wrapper's comment: summary, description, then every argument. */
@@ -67,6 +102,8 @@ static void op_doc(og_writer *w, const og_c_file *f, const og_op *op) {
     doc_item(&t, op->attrs[i].name, attr_text(f, &op->attrs[i]),
              op->attrs[i].description);
   doc_args(&t, f, "Outputs", op->outputs, op->noutputs);
+  doc_requires(&t, f, op);
+  doc_ownership(&t, op);
   if (op->deprecated)
     og_w_printf(&t, "\nDeprecated since version %d: %s\n",
                 (int)op->deprecation_version, op->deprecation_explanation);
@@ -165,6 +202,34 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_newline(w);
 }
 
+static void index_item(og_writer *w, const char *name, size_t i) {
+  og_w_line(w, "%s = %zu,", name, i);
+}
+
+/* The positions of the op's attrs, inputs and outputs in its tables, for
+ * hand-written shape functions and kernels (opr_infer_attr(c, ...)). */
+static void index_constants(og_writer *w, const og_c_file *f,
+                            const og_op *op) {
+  if (!op->nattrs && !op->ninputs && !op->noutputs) return;
+  og_c_comment(w, og_arena_printf(f->arena,
+                                  "The indexes of %s's attrs, inputs and "
+                                  "outputs, as opr_infer_* and opr_kernel_* "
+                                  "take them.",
+                                  op->name));
+  og_w_line(w, "enum {");
+  og_w_indent(w);
+  static const og_cn_index_kind kinds[3] = {
+      OG_CN_ATTR_INDEXES, OG_CN_INPUT_INDEXES, OG_CN_OUTPUT_INDEXES};
+  const size_t counts[3] = {op->nattrs, op->ninputs, op->noutputs};
+  for (int k = 0; k < 3; k++) {
+    const char **names = og_cn_indexes(f, op, kinds[k]);
+    for (size_t i = 0; i < counts[k]; i++) index_item(w, names[i], i);
+  }
+  og_w_dedent(w);
+  og_w_line(w, "};");
+  og_w_newline(w);
+}
+
 static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
   const char *name = og_c_op_name(f, op);
   og_w_line(w, "/* ---- %s ---- */", op->name);
@@ -176,6 +241,7 @@ static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, "/* The registration table of %s. */", op->name);
   og_w_line(w, "extern const opr_op_def %s;", og_cn_op(f, op, OG_CN_DEF));
   og_w_newline(w);
+  index_constants(w, f, op);
   if (op->shape_fn) {
     og_w_line(w, "/* The shape function of %s (shape_fn in the spec), "
                  "written by hand. */", op->name);

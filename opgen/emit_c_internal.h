@@ -16,7 +16,9 @@ struct og_c_file {
   const char *prefix;
   const og_op **ops;
   size_t nops;
-  og_srcpos package_pos;    /* line 0: no `package` statement */
+  og_srcpos package_pos;    /* line 0: no `package` or `c_prefix` */
+  bool c_prefix;            /* the prefix is a `c_prefix` statement's */
+  bool prefix_strip;        /* `c_prefix NAME strip;` */
   struct og_c_cache *cache; /* per-op names, see og_c_cache_init */
 };
 
@@ -137,6 +139,10 @@ const char *og_c_shape_fn_name(const og_c_file *f, const og_op *op);
 /* The static function compiled from the op's shape statements (nothing
  * for an op without statements or with a shape_fn). */
 void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op);
+/* A shape or require statement as the spec writes it ("require
+ * rank(a) == 2;"). */
+const char *og_c_shape_rule_text(const og_c_file *f, const og_op *op,
+                                 const og_shape_rule *r);
 /* The banner every generated file starts with. */
 void og_c_banner(og_writer *w, const og_c_file *f, const char *what);
 

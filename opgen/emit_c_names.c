@@ -21,8 +21,15 @@ static const char *join(const og_c_file *f, const char *a, const char *b,
   return s;
 }
 
+/* prefix_snake_case; under `c_prefix P strip;` a snake_case name that
+ * starts with "P_" is the whole name (MyBiasAdd, P my: my_bias_add). */
 const char *og_c_compute_op_name(const og_c_file *f, const og_op *op) {
-  return join(f, f->prefix, "_", og_tf_snake_case(f->arena, op->name), "");
+  const char *snake = og_tf_snake_case(f->arena, op->name);
+  size_t n = strlen(f->prefix);
+  if (f->prefix_strip && strncmp(snake, f->prefix, n) == 0 &&
+      snake[n] == '_' && snake[n + 1])
+    return snake;
+  return join(f, f->prefix, "_", snake, "");
 }
 
 const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
@@ -153,27 +160,55 @@ static int by_suffix(const void *a, const void *b) {
   return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-const char **og_c_enumerators(const og_c_file *f, const og_op *op,
-                              const og_attr *a) {
-  size_t n = a->allowed->u.list.count;
-  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+/* base_SUFFIX for each suffix of names[0..n) (replaced in place); equal
+ * suffixes get their index: base_SUFFIX_<i>. Sorted, not compared
+ * pairwise: ops may have thousands of attrs. */
+static const char **suffixed(const og_c_file *f, const char *base,
+                             const char **names, size_t n) {
   suffix_at *order = og_arena_array(f->arena, n + 1, sizeof *order);
-  for (size_t i = 0; i < n; i++) {
-    names[i] = enum_suffix(f->arena, &a->allowed->u.list.items[i].u.s);
-    order[i] = (suffix_at){names[i], i};
-  }
+  for (size_t i = 0; i < n; i++) order[i] = (suffix_at){names[i], i};
   qsort(order, n, sizeof *order, by_suffix);
-  /* Values that fold to one suffix ('a b', 'a-b', 'A_B') get the index. */
   bool *shared = og_arena_array(f->arena, n + 1, sizeof *shared);
   for (size_t k = 1; k < n; k++)
     if (strcmp(order[k].suffix, order[k - 1].suffix) == 0)
       shared[order[k].index] = shared[order[k - 1].index] = true;
-  const char *base = og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM));
   for (size_t i = 0; i < n; i++)
     names[i] = shared[i]
                    ? og_arena_printf(f->arena, "%s_%s_%zu", base, names[i], i)
                    : join(f, base, "_", names[i], "");
   return names;
+}
+
+const char **og_c_enumerators(const og_c_file *f, const og_op *op,
+                              const og_attr *a) {
+  size_t n = a->allowed->u.list.count;
+  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+  for (size_t i = 0; i < n; i++)
+    names[i] = enum_suffix(f->arena, &a->allowed->u.list.items[i].u.s);
+  /* Values that fold to one suffix ('a b', 'a-b', 'A_B') get the index. */
+  return suffixed(f, og_c_upper(f, og_cn_attr(f, op, a, OG_CN_ENUM)), names,
+                  n);
+}
+
+static const char *item_name(const og_op *op, og_cn_index_kind kind,
+                             size_t i) {
+  return kind == OG_CN_ATTR_INDEXES    ? op->attrs[i].name
+         : kind == OG_CN_INPUT_INDEXES ? op->inputs[i].name
+                                       : op->outputs[i].name;
+}
+
+const char **og_cn_indexes(const og_c_file *f, const og_op *op,
+                           og_cn_index_kind kind) {
+  static const char *const middle[] = {"_ATTR", "_INPUT", "_OUTPUT"};
+  size_t n = kind == OG_CN_ATTR_INDEXES    ? op->nattrs
+             : kind == OG_CN_INPUT_INDEXES ? op->ninputs
+                                           : op->noutputs;
+  const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
+  for (size_t i = 0; i < n; i++)
+    names[i] = og_c_upper(f, item_name(op, kind, i));
+  const char *base = join(f, og_c_upper(f, og_c_op_name(f, op)), middle[kind],
+                          "", "");
+  return suffixed(f, base, names, n);
 }
 
 const char *og_c_upper(const og_c_file *f, const char *s) {

@@ -79,6 +79,18 @@ typedef enum og_cn_arg_part {
 const char *og_cn_arg(const og_c_file *f, const og_op *op, const og_arg *arg,
                       og_cn_arg_part part);
 
+/* The index constants of an op's attrs, inputs or outputs, in table
+ * order: DEMO_FOO_ATTR_MODE, DEMO_FOO_INPUT_X, DEMO_FOO_OUTPUT_Y (the op's
+ * C name and the spec name upper-cased). Names that fold to one spelling
+ * ('T' and 't') get their index: DEMO_FOO_ATTR_T_0, DEMO_FOO_ATTR_T_1. */
+typedef enum og_cn_index_kind {
+  OG_CN_ATTR_INDEXES,
+  OG_CN_INPUT_INDEXES,
+  OG_CN_OUTPUT_INDEXES,
+} og_cn_index_kind;
+const char **og_cn_indexes(const og_c_file *f, const og_op *op,
+                           og_cn_index_kind kind);
+
 /* A spec file's names. */
 typedef enum og_cn_file_part {
   OG_CN_REGISTER_OPS,  /* demo_register_ops */

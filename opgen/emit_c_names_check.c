@@ -233,7 +233,7 @@ static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
 }
 
 static void attr_names(run *r, const og_c_file *f, const og_op *op,
-                       const og_attr *a) {
+                       const og_attr *a, const char *index) {
   item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
                      .file = f, .pos = &a->pos}, false};
   if (og_c_attr_is_enum(a)) {
@@ -251,14 +251,16 @@ static void attr_names(run *r, const og_c_file *f, const og_op *op,
   if (a->type.is_list)
     item_name(&it, "the count accessor",
               og_cn_attr(f, op, a, OG_CN_ACCESSOR_COUNT));
+  item_name(&it, "the index constant", index);
 }
 
 static void arg_names(run *r, const og_c_file *f, const og_op *op,
-                      const og_arg *arg, bool input) {
+                      const og_arg *arg, bool input, const char *index) {
   item_ctx it = {r, {.item_kind = input ? "input" : "output",
                      .item = arg->name, .op = op, .file = f, .pos = &arg->pos},
                  false};
   bool list = og_c_arg_is_list(arg);
+  item_name(&it, "the index constant", index);
   if (input) {
     item_name(&it, "the accessor", og_cn_arg(f, op, arg, OG_CN_INPUT));
     if (list)
@@ -300,11 +302,15 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
     item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
   }
   if (op->shape_fn) shape_fn_name(r, f, op);
-  for (size_t i = 0; i < op->nattrs; i++) attr_names(r, f, op, &op->attrs[i]);
+  const char **attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
+  const char **in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
+  const char **out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);
+  for (size_t i = 0; i < op->nattrs; i++)
+    attr_names(r, f, op, &op->attrs[i], attr_ix[i]);
   for (size_t i = 0; i < op->ninputs; i++)
-    arg_names(r, f, op, &op->inputs[i], true);
+    arg_names(r, f, op, &op->inputs[i], true, in_ix[i]);
   for (size_t i = 0; i < op->noutputs; i++)
-    arg_names(r, f, op, &op->outputs[i], false);
+    arg_names(r, f, op, &op->outputs[i], false, out_ix[i]);
 }
 
 /* The package itself: the runtime's prefix, or one that makes every name
@@ -318,11 +324,14 @@ static bool check_package(run *r, const og_c_file *f) {
   claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
              .what = "the register function", .file = f,
              .pos = &f->package_pos};
+  const char *stmt = f->c_prefix ? "c_prefix" : "package";
   report(r, &c, NULL,
-         opr ? "is in the runtime's namespace (opr_, OPR_); choose another "
-               "package"
-             : "contains '__' or starts with '_', which C and C++ reserve; "
-               "choose another package");
+         og_arena_printf(f->arena,
+                         opr ? "is in the runtime's namespace (opr_, OPR_); "
+                               "choose another %s"
+                             : "contains '__' or starts with '_', which C "
+                               "and C++ reserve; choose another %s",
+                         stmt));
   return false;
 }
 
@@ -352,7 +361,7 @@ static size_t estimate_names(const og_c_file *f) {
   size_t n = 8;
   for (size_t i = 0; i < f->nops; i++) {
     const og_op *op = f->ops[i];
-    n += 10 + op->ninputs + op->noutputs + 2 * op->nattrs;
+    n += 10 + 2 * (op->ninputs + op->noutputs) + 3 * op->nattrs;
     for (size_t k = 0; k < op->nattrs; k++) {
       const og_attr *a = &op->attrs[k];
       n += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;

@@ -442,10 +442,16 @@ static void require_statement(shape_gen *g, const og_sexpr *e) {
 
 /* The statement as written in the spec, for its comment. */
 static const char *statement_text(const shape_gen *g, const og_shape_rule *r) {
+  return og_c_shape_rule_text(g->f, g->op, r);
+}
+
+const char *og_c_shape_rule_text(const og_c_file *f, const og_op *op,
+                                 const og_shape_rule *r) {
+  const shape_gen g = {.f = f, .op = op};
   if (r->is_require)
-    return og_arena_printf(g->f->arena, "require %s;", source(g, &r->expr));
-  return og_arena_printf(g->f->arena, "shape %s = %s;",
-                         g->op->outputs[r->output].name, source(g, &r->expr));
+    return og_arena_printf(f->arena, "require %s;", source(&g, &r->expr));
+  return og_arena_printf(f->arena, "shape %s = %s;",
+                         op->outputs[r->output].name, source(&g, &r->expr));
 }
 
 /* The body, statement by statement, into g->w. */

@@ -175,8 +175,11 @@ typedef struct og_op {
 typedef struct og_model_file {
   const char *path;
   const char *package; /* C prefix of its generated names */
-  /* The `package` statement's name; line 0 when the file has none. */
+  /* The name in the statement that set the prefix (`c_prefix`, else
+   * `package`); line 0 when the file has neither. */
   og_srcpos package_pos;
+  bool c_prefix;       /* the prefix is a `c_prefix` statement's */
+  bool prefix_strip;   /* `c_prefix NAME strip;` */
 } og_model_file;
 
 typedef struct og_model {

@@ -67,6 +67,7 @@ static void open_op_body(og_parse_ctx *ctx, const og_loc *brace);
 %token <tok> KW_ALLOWS_UNINITIALIZED_INPUT "'allows_uninitialized_input'"
 %token <tok> KW_DEPRECATED "'deprecated'" KW_SHAPE "'shape'"
 %token <tok> KW_REQUIRE "'require'" KW_SHAPE_FN "'shape_fn'" KW_IN "'in'"
+%token <tok> KW_C_PREFIX "'c_prefix'"
 /* Error tokens: the scanner's way of reporting what it cannot read. */
 %token <tok> T_BAD_CHAR T_BAD_NUMBER T_FLOAT_RANGE T_BAD_ESCAPE
 %token <tok> T_UNTERMINATED_STRING T_UNTERMINATED_COMMENT
@@ -99,6 +100,10 @@ file:
 
 decl:
   KW_PACKAGE name ';'  { og_build_package(ctx, &@1, &$2, &@2); }
+| KW_C_PREFIX name ';' { og_build_c_prefix(ctx, &@1, &$2, &@2, NULL, NULL); }
+| KW_C_PREFIX name name ';' {
+    og_build_c_prefix(ctx, &@1, &$2, &@2, &$3, &@3);
+  }
 | op                   { *ctx->ops_tail = $1; ctx->ops_tail = &$1->next;
                          ctx->saw_op = true; }
 | error ';'
@@ -167,7 +172,7 @@ flag:
 name:
   IDENT | KW_PACKAGE | KW_OP | KW_ATTR | KW_INPUT | KW_OUTPUT | KW_STATEFUL
 | KW_COMMUTATIVE | KW_AGGREGATE | KW_ALLOWS_UNINITIALIZED_INPUT
-| KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN
+| KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN | KW_C_PREFIX
 ;
 
 attr_type:
@@ -453,7 +458,8 @@ static int expected_tokens(const yypcontext_t *yyctx, const og_lex_state *lex,
   }
   int kept = 0;
   for (int i = 0; i < n; i++) {
-    if (ident && all[i] >= YYSYMBOL_KW_PACKAGE && all[i] <= YYSYMBOL_KW_IN)
+    if (ident && all[i] >= YYSYMBOL_KW_PACKAGE &&
+        all[i] <= YYSYMBOL_KW_C_PREFIX)
       continue; /* a keyword, covered by "identifier" */
     all[kept++] = all[i];
   }

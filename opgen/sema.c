@@ -53,9 +53,11 @@ char *og_default_package(og_arena *arena, const char *path) {
   return p;
 }
 
-/* The C prefix: the package, else the one the file's name gives. */
+/* The C prefix: the c_prefix, else the package, else the one the file's
+ * name gives. */
 static const char *file_prefix(og_arena *arena, const og_ast_file *file,
                                const char *path) {
+  if (file->c_prefix) return og_arena_strdup(arena, file->c_prefix);
   if (file->package) return og_arena_strdup(arena, file->package);
   return og_default_package(arena, path);
 }
@@ -231,11 +233,14 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
     const char *file = og_arena_strdup(&m->arena, src->path);
     const char *prefix = file_prefix(&m->arena, ast, src->path);
     og_srcpos ppos = {file, 0, 0, 0};
-    if (ast->package) {
-      ppos = og_sources_pos(sources, ast->package_loc);
+    if (ast->package || ast->c_prefix) {
+      ppos = og_sources_pos(sources, ast->c_prefix ? ast->c_prefix_loc
+                                                   : ast->package_loc);
       ppos.file = file;
     }
-    m->files[m->nfiles++] = (og_model_file){file, prefix, ppos};
+    m->files[m->nfiles++] = (og_model_file){file, prefix, ppos,
+                                            ast->c_prefix != NULL,
+                                            ast->c_prefix_strip};
     for (const og_ast_op *op = ast->ops; op; op = op->next) {
       if (op->has_syntax_error) continue; /* avoid follow-on errors */
       entries = og_xgrow(entries, &cap, m->nops + 1, sizeof *entries);

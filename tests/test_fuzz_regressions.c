@@ -115,8 +115,8 @@ static void frontend_lone_carriage_return_ends_a_doc_line(void **state) {
   og_model *m = tu_compile("fuzz.op", (const char *)data, &diags);
   assert_null(m);
   assert_string_equal(diags.lines[1],
-                      "fuzz.op:25:36: error: expected end of file, 'package' "
-                      "or 'op' before identifier 'METRIC'");
+                      "fuzz.op:25:36: error: expected end of file, 'package', "
+                      "'op' or 'c_prefix' before identifier 'METRIC'");
   tu_diags_free(&diags);
   free(data);
 

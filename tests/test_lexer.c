@@ -383,8 +383,8 @@ static void test_block_comments_are_skipped(void **state) {
 
 static void test_block_comments_do_not_nest(void **state) {
   pt_parsed *p = pt_parse(state, "/* /* */ op A { } */");
-  pt_expect_diags(p, "t.op:1:19: error: expected end of file, 'package' or 'op' "
-                  "before '*'");
+  pt_expect_diags(p, "t.op:1:19: error: expected end of file, 'package', "
+                  "'op' or 'c_prefix' before '*'");
 }
 
 static void test_unterminated_block_comment(void **state) {

@@ -879,8 +879,8 @@ static void test_error_end_of_input_after_op_keyword(void **state) {
 
 static void test_error_stray_closing_brace(void **state) {
   pt_parsed *p = pt_parse(state, "op A { }\n}");
-  pt_expect_diags(p, "t.op:2:1: error: expected end of file, 'package' or 'op' "
-                  "before '}'");
+  pt_expect_diags(p, "t.op:2:1: error: expected end of file, 'package', "
+                  "'op' or 'c_prefix' before '}'");
   assert_int_equal(pt_op_count(p), 1);
 }
 
@@ -891,8 +891,8 @@ static void test_error_unknown_item(void **state) {
 
 static void test_error_top_level_identifier(void **state) {
   pt_parsed *p = pt_parse(state, "Op A { }");
-  pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package' or 'op' "
-                  "before identifier 'Op'");
+  pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package', "
+                  "'op' or 'c_prefix' before identifier 'Op'");
 }
 
 static void test_error_missing_attr_type(void **state) {

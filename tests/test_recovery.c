@@ -143,8 +143,8 @@ static void test_recovery_at_closing_brace_of_bad_op_header(void **state) {
 
 static void test_recovery_at_top_level_semicolon(void **state) {
   pt_parsed *p = pt_parse(state, "import foo;\nop A { stateful; }");
-  pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package' or 'op' "
-                  "before identifier 'import'");
+  pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package', "
+                  "'op' or 'c_prefix' before identifier 'import'");
   assert_int_equal(pt_op_count(p), 1);
   assert_string_equal(pt_op_at(p, 0)->name, "A");
 }

@@ -5,9 +5,9 @@
  * conflicting op, a kernel of an unknown op) must leave none of them
  * behind. */
 #include "opr/opr.h"
+#include "opgen_library.h" /* the prototype of the registration */
 
 opr_status ctor_lib_register_ops(void); /* generated */
-opr_status ctor_lib_register_kernels(void);
 
 static opr_status scale(opr_kernel_ctx *k, int32_t by) {
   const opr_tensor *in = k->call->inputs[0].tensors[0];

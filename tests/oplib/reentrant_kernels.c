@@ -5,10 +5,10 @@
  * reads them through reentrant_lib_messages. Paths: OPLIB_ZERO_OUT and
  * OPLIB_REENTRANT, from the build. */
 #include "opr/library.h"
+#include "opgen_library.h" /* the prototype of the registration */
 
 #include <stdio.h>
 
-opr_status reentrant_lib_register_kernels(void);
 OPR_LIBRARY_EXPORT void reentrant_lib_messages(const char **from_constructor,
                                                const char **from_register);
 

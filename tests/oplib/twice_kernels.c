@@ -1,8 +1,8 @@
 /* A second, different definition of twice.op's op Twice (int32, not
  * float), written by hand and registered from the constructor. */
 #include "opr/opr.h"
+#include "opgen_library.h" /* the prototype of the registration */
 
-opr_status twice_lib_register_kernels(void);
 
 static opr_status accept(opr_call *call) {
   (void)call;
