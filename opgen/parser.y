@@ -20,6 +20,7 @@ int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner);
 
 %code {
 #include "ast_build.h"
+#include "suggest.h"
 
 #include <string.h>
 
@@ -532,6 +533,28 @@ static bool report_missing_semicolon(const yypcontext_t *yyctx,
   return true;
 }
 
+/* An identifier where keywords were expected may be a misspelt one
+ * (`atr`, `ouput`): "; did you mean 'attr'?" or "". */
+static const char *keyword_hint(const yypcontext_t *yyctx,
+                                const og_parse_ctx *ctx, og_loc loc,
+                                og_suggest *g, char *name, size_t n) {
+  static const struct { int tok; const char *spelling; } keywords[] = {
+#define OG_KEYWORD(TOKEN, SPELLING) {TOKEN, SPELLING},
+#include "keywords.def"
+#undef OG_KEYWORD
+  };
+  snprintf(name, n, "%.*s", (int)(loc.end - loc.begin),
+           ctx->source->text + loc.begin);
+  og_suggest_init(g, name);
+  yysymbol_kind_t all[YYNTOKENS];
+  int count = yypcontext_expected_tokens(yyctx, all, YYNTOKENS);
+  for (int i = 0; i < count; i++)
+    for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++)
+      if (all[i] == YYTRANSLATE(keywords[k].tok))
+        og_suggest_add(g, keywords[k].spelling);
+  return og_suggest_hint(g);
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
                                  og_parse_ctx *ctx) {
   (void)scanner;
@@ -560,7 +583,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
       snprintf(msg + used, sizeof msg - used, " %s %s",
                sym == YYSYMBOL_YYEOF ? "at" : "before", found);
   }
-  og_error_at(ctx->diag, loc, "%s", msg);
+  og_suggest g;
+  char ident[OG_SUGGEST_MAX_LEN + 2];
+  og_error_at(ctx->diag, loc, "%s%s", msg,
+              sym == YYSYMBOL_IDENT
+                  ? keyword_hint(yyctx, ctx, loc, &g, ident, sizeof ident)
+                  : "");
   if (sym == YYSYMBOL_YYEOF && lex->nopen) {
     const og_open_bracket *open = &lex->open[lex->nopen - 1];
     og_note_at(ctx->diag, open->loc, "to match this '%c'", open->kind);

@@ -2,6 +2,8 @@
  * every expression checked to be a shape, a dim or a condition. */
 #include "sema_internal.h"
 
+#include "suggest.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -52,8 +54,9 @@ static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   }
   long index = og_sema_find_input(s, e->name);
   if (index < 0) {
-    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'", e->name,
-                s->op->name);
+    og_suggest g;
+    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'%s", e->name,
+                s->op->name, og_sema_hint(s, &g, e->name, OG_SG_INPUTS));
     return false;
   }
   out->kind = OG_SX_INPUT;
@@ -79,8 +82,9 @@ static bool attr_ref(og_sema_op *s, const og_ast_expr *e, expect want,
   }
   long found = og_sema_find_attr(s, a->name);
   if (found < 0) {
-    og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'", a->name,
-                s->op->name);
+    og_suggest g;
+    og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'%s", a->name,
+                s->op->name, og_sema_hint(s, &g, a->name, OG_SG_ATTRS));
     return false;
   }
   const og_attr *attr = &s->op->attrs[found];
@@ -255,8 +259,10 @@ static void shape_rule(og_sema_op *s, const og_ast_item *it,
   }
   long out = og_sema_find_output(s, it->name);
   if (out < 0) {
-    og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'",
-                it->name, op->name);
+    og_suggest g;
+    og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'%s",
+                it->name, op->name,
+                og_sema_hint(s, &g, it->name, OG_SG_OUTPUTS));
     return;
   }
   if (by_output[out]) {

@@ -104,6 +104,97 @@ static void missing_semicolon_at_end_of_input_names_the_open_brace(
                "t.op:1:6: note: to match this '{'");
 }
 
+/* ---- did you mean ------------------------------------------------------- */
+
+static void unknown_io_type_suggests_a_data_type(void **state) {
+  (void)state;
+  expect_diags("op A {\n  input x: doubel;\n}\n",
+               "t.op:2:12: error: input 'x': 'doubel' is neither a data type "
+               "nor an attr of op 'A'; did you mean 'double'?");
+  /* Case first: 'Float' is not a dtype, 'float' is. */
+  expect_diags("op A {\n  output y: Float;\n}\n",
+               "t.op:2:13: error: output 'y': 'Float' is neither a data type "
+               "nor an attr of op 'A'; did you mean 'float'?");
+}
+
+static void unknown_io_type_suggests_a_type_attr(void **state) {
+  (void)state;
+  expect_diags("op A {\n  attr T: type;\n  input x: Tt;\n}\n",
+               "t.op:3:12: error: input 'x': 'Tt' is neither a data type nor "
+               "an attr of op 'A'; did you mean 'T'?");
+}
+
+static void unknown_list_length_suggests_an_int_attr(void **state) {
+  (void)state;
+  expect_diags("op A {\n  attr N: int;\n  input x: n * float;\n}\n",
+               "t.op:3:12: error: input 'x': unknown attr 'n' used as the "
+               "list length; did you mean 'N'?");
+}
+
+static void unknown_type_in_set_suggests_a_data_type(void **state) {
+  (void)state;
+  expect_diags("op A {\n  attr T: {float, doubel};\n}\n",
+               "t.op:2:19: error: attr 'T': unknown data type 'doubel' in "
+               "set; did you mean 'double'?");
+}
+
+static void unknown_attr_type_suggests_a_type_or_type_set(void **state) {
+  (void)state;
+  expect_diags("op A {\n  attr T: numbertyp;\n}\n",
+               "t.op:2:11: error: attr 'T': unknown attr type 'numbertyp' "
+               "(expected string, int, float, bool, type, shape, tensor, "
+               "func, list(...), a type set or a {...} set); did you mean "
+               "'numbertype'?");
+  expect_diags("op A {\n  attr T: {realnumbertyp};\n}\n",
+               "t.op:2:12: error: attr 'T': unknown data type "
+               "'realnumbertyp' in set; did you mean 'realnumbertype'?");
+}
+
+static void shape_rules_suggest_inputs_outputs_and_attrs(void **state) {
+  (void)state;
+  expect_diags("op A {\n"
+               "  attr n: int;\n"
+               "  input xs: float;\n"
+               "  output out: float;\n"
+               "  shape outt = xs;\n"
+               "  require rank(xss) == 1;\n"
+               "  require attr(nn) > 0;\n"
+               "}\n",
+               "t.op:5:9: error: 'outt' is not an output of op 'A'; did you "
+               "mean 'out'?\n"
+               "t.op:6:16: error: 'xss' is not an input of op 'A'; did you "
+               "mean 'xs'?\n"
+               "t.op:7:16: error: 'nn' is not an attr of op 'A'; did you mean "
+               "'n'?");
+}
+
+static void misspelt_keywords_suggest_the_keyword(void **state) {
+  (void)state;
+  expect_diags("opp A {}\n"
+               "op B {\n  atr T: type;\n  ouput y: T;\n  statefull;\n}\n",
+               "t.op:1:1: error: expected end of file, 'package' or 'op' "
+               "before identifier 'opp'; did you mean 'op'?\n"
+               "t.op:3:3: error: unexpected identifier 'atr'; did you mean "
+               "'attr'?\n"
+               "t.op:4:3: error: unexpected identifier 'ouput'; did you mean "
+               "'output'?\n"
+               "t.op:5:3: error: unexpected identifier 'statefull'; did you "
+               "mean 'stateful'?");
+}
+
+static void far_names_get_no_suggestion(void **state) {
+  (void)state;
+  /* One letter apart from a one-letter name is no evidence. */
+  expect_diags("op A {\n  input x: float;\n  output y: float;\n"
+               "  shape z = x;\n}\n",
+               "t.op:4:9: error: 'z' is not an output of op 'A'");
+  expect_diags("op A {\n  input x: matrix;\n}\n",
+               "t.op:2:12: error: input 'x': 'matrix' is neither a data type "
+               "nor an attr of op 'A'");
+  expect_diags("op A { frobnicate; }\n",
+               "t.op:1:8: error: unexpected identifier 'frobnicate'");
+}
+
 #define T(fn) cmocka_unit_test(fn)
 
 int main(void) {
@@ -116,6 +207,14 @@ int main(void) {
       T(missing_semicolon_after_package_keeps_the_next_op),
       T(garbage_on_the_same_line_is_still_reported_before),
       T(missing_semicolon_at_end_of_input_names_the_open_brace),
+      T(unknown_io_type_suggests_a_data_type),
+      T(unknown_io_type_suggests_a_type_attr),
+      T(unknown_list_length_suggests_an_int_attr),
+      T(unknown_type_in_set_suggests_a_data_type),
+      T(unknown_attr_type_suggests_a_type_or_type_set),
+      T(shape_rules_suggest_inputs_outputs_and_attrs),
+      T(misspelt_keywords_suggest_the_keyword),
+      T(far_names_get_no_suggestion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

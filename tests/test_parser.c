@@ -892,7 +892,7 @@ static void test_error_unknown_item(void **state) {
 static void test_error_top_level_identifier(void **state) {
   pt_parsed *p = pt_parse(state, "Op A { }");
   pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package' or 'op' "
-                  "before identifier 'Op'");
+                  "before identifier 'Op'; did you mean 'op'?");
 }
 
 static void test_error_missing_attr_type(void **state) {
