@@ -3,6 +3,8 @@
  * and "did you mean" suggestions for misspelt names. */
 #include "testutil.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Compiles text as "t.op"; every diagnostic, one per line, must be want. */
@@ -195,6 +197,26 @@ static void far_names_get_no_suggestion(void **state) {
                "t.op:1:8: error: unexpected identifier 'frobnicate'");
 }
 
+/* An op's own names are candidates only up to OG_SUGGEST_MAX_NAMES of a
+ * kind: a huge op is not searched on every error. */
+static void huge_ops_skip_their_own_names(void **state) {
+  (void)state;
+  for (int count = 3; count <= 300; count += 297) {
+    char *text = malloc(32 * 300 + 128);
+    assert_non_null(text);
+    size_t len = (size_t)sprintf(text, "op A {\n  input x: m1 * float;\n");
+    for (int i = 0; i < count; i++)
+      len += (size_t)sprintf(text + len, "  attr n%d: int;\n", i);
+    sprintf(text + len, "}\n");
+    expect_diags(text, count == 3
+                           ? "t.op:2:12: error: input 'x': unknown attr 'm1' "
+                             "used as the list length; did you mean 'n1'?"
+                           : "t.op:2:12: error: input 'x': unknown attr 'm1' "
+                             "used as the list length");
+    free(text);
+  }
+}
+
 #define T(fn) cmocka_unit_test(fn)
 
 int main(void) {
@@ -215,6 +237,7 @@ int main(void) {
       T(shape_rules_suggest_inputs_outputs_and_attrs),
       T(misspelt_keywords_suggest_the_keyword),
       T(far_names_get_no_suggestion),
+      T(huge_ops_skip_their_own_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
