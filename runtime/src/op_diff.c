@@ -200,3 +200,13 @@ const char *opr_op_def_diff(const opr_op_def *a, const opr_op_def *b,
     say(&t, "%s", opr_op_def_difference(a, b));
   return buf;
 }
+
+const char *opr_op_def_diff_note(const opr_op_def *a, const opr_op_def *b,
+                                 char *buf, size_t n) {
+  if (n == 0) return buf;
+  buf[0] = '\0';
+  if (opr_op_def_hash(a) == opr_op_def_hash(b)) return buf;
+  char diff[OPR_OP_DIFF_MAX];
+  snprintf(buf, n, " (%s)", opr_op_def_diff(a, b, diff, sizeof diff));
+  return buf;
+}

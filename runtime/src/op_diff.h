@@ -15,7 +15,14 @@
 const char *opr_op_def_diff(const opr_op_def *a, const opr_op_def *b,
                             char *buf, size_t n);
 
+/* " (DIFFERENCE)" for definitions that hash differently, "" for
+ * identical ones: what follows a message that refuses `b`. */
+const char *opr_op_def_diff_note(const opr_op_def *a, const opr_op_def *b,
+                                 char *buf, size_t n);
+
 /* Room for any opr_op_def_diff text worth printing. */
 #define OPR_OP_DIFF_MAX 256
+/* ... and for a note. */
+#define OPR_OP_DIFF_NOTE_MAX (OPR_OP_DIFF_MAX + 3)
 
 #endif

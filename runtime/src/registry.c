@@ -235,11 +235,11 @@ opr_status opr_register_op_locked(const opr_op_def *def) {
   bool found;
   size_t pos = op_position(def->name, &found);
   opr_status s = OPR_OK;
-  char diff[OPR_OP_DIFF_MAX];
+  char diff[OPR_OP_DIFF_NOTE_MAX];
   if (found && ops[pos] != def)
     s = opr_error(OPR_ALREADY_EXISTS, "%s: another op of that name is "
-                  "already registered (%s)", def->name,
-                  opr_op_def_diff(ops[pos], def, diff, sizeof diff));
+                  "already registered%s", def->name,
+                  opr_op_def_diff_note(ops[pos], def, diff, sizeof diff));
   else if (!found)
     s = insert_op(def, pos);
   if (!s)

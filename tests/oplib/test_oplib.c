@@ -474,6 +474,22 @@ static void a_conflict_names_the_first_difference(void **state) {
                     "flags differ (none vs stateful)");
 }
 
+static opr_op_state again_state[2];
+static const opr_op_def again_defs[2] = {
+    {.name = "Again", .check = accept_call, .state = &again_state[0]},
+    {.name = "Again", .is_stateful = true, .check = accept_call,
+     .state = &again_state[1]}};
+
+static void registering_another_definition_names_the_difference(
+    void **state) {
+  (void)state;
+  expect_ok(opr_register_op(&again_defs[0]));
+  expect_message(opr_register_op(&again_defs[1]), OPR_ALREADY_EXISTS,
+                 "Again: another op of that name is already registered "
+                 "(flags differ (none vs stateful))");
+  assert_ptr_equal(opr_find_op("Again"), &again_defs[0]);
+}
+
 /* ---- no NULL reaches a %s ---- */
 
 static opr_op_state loose_state[4];
@@ -579,6 +595,7 @@ int main(void) {
       cmocka_unit_test(two_definitions_of_one_op_are_refused),
       cmocka_unit_test(hashing_two_definitions_of_one_op_fails),
       cmocka_unit_test(a_conflict_names_the_first_difference),
+      cmocka_unit_test(registering_another_definition_names_the_difference),
       cmocka_unit_test(unregistered_tables_are_checked_by_infer_shapes),
       cmocka_unit_test(an_unregistered_nameless_op_is_named_so),
       cmocka_unit_test(null_strings_in_attr_tables_are_refused),
