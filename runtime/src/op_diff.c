@@ -87,7 +87,8 @@ static const char *strings_text(const opr_attr_def *a, char *buf, size_t n) {
   for (size_t i = 0; i < a->nallowed_strings && used < n; i++)
     used += (size_t)snprintf(buf + used, n - used, "%s'%.*s'", i ? ", " : "",
                              (int)a->allowed_strings[i].len,
-                             a->allowed_strings[i].ptr);
+                             a->allowed_strings[i].ptr ? a->allowed_strings[i].ptr
+                                                       : "");
   if (used < n) snprintf(buf + used, n - used, "}");
   return buf;
 }
