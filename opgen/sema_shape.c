@@ -123,14 +123,27 @@ static bool dim_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   return true;
 }
 
+static const char *const shape_functions[] = {"merge", "broadcast", "attr",
+                                              NULL};
+static const char *const dim_functions[] = {"dim", "rank", "attr", NULL};
+
+/* "; did you mean 'merge'?" for a misspelt function of `names`. */
+static const char *function_hint(og_suggest *g, const char *name,
+                                 const char *const *names) {
+  og_suggest_init(g, name);
+  for (; *names; names++) og_suggest_add(g, *names);
+  return og_suggest_hint(g);
+}
+
 static bool shape_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   if (strcmp(e->name, "attr") == 0) return attr_ref(s, e, EXPECT_SHAPE, out);
   bool merge = strcmp(e->name, "merge") == 0;
   if (!merge && strcmp(e->name, "broadcast") != 0) {
+    og_suggest g;
     og_error_at(s->diag, e->loc,
                 "unknown shape function '%s' (expected merge, broadcast or "
-                "attr)",
-                e->name);
+                "attr)%s",
+                e->name, function_hint(&g, e->name, shape_functions));
     return false;
   }
   if (count_args(e) < (merge ? 1u : 2u))
@@ -175,9 +188,10 @@ static bool resolve_dim(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
     if (strcmp(e->name, "attr") == 0) return attr_ref(s, e, EXPECT_DIM, out);
     if (strcmp(e->name, "dim") == 0 || strcmp(e->name, "rank") == 0)
       return dim_call(s, e, out);
+    og_suggest g;
     og_error_at(s->diag, e->loc,
-                "unknown dim function '%s' (expected dim, rank or attr)",
-                e->name);
+                "unknown dim function '%s' (expected dim, rank or attr)%s",
+                e->name, function_hint(&g, e->name, dim_functions));
     return false;
   case OG_EX_NEG:
     out->kind = OG_SX_NEG;

@@ -197,6 +197,16 @@ static void far_names_get_no_suggestion(void **state) {
                "t.op:1:8: error: unexpected identifier 'frobnicate'");
 }
 
+static void shape_functions_suggest_the_function(void **state) {
+  (void)state;
+  expect_diags("op A {\n  input x: float;\n  output y: float;\n"
+               "  shape y = brodcast(x, x);\n  require dims(x, 0) == 1;\n}\n",
+               "t.op:4:13: error: unknown shape function 'brodcast' (expected "
+               "merge, broadcast or attr); did you mean 'broadcast'?\n"
+               "t.op:5:11: error: unknown dim function 'dims' (expected dim, "
+               "rank or attr); did you mean 'dim'?");
+}
+
 /* An op's own names are candidates only up to OG_SUGGEST_MAX_NAMES of a
  * kind: a huge op is not searched on every error. */
 static void huge_ops_skip_their_own_names(void **state) {
@@ -236,6 +246,7 @@ int main(void) {
       T(unknown_attr_type_suggests_a_type_or_type_set),
       T(shape_rules_suggest_inputs_outputs_and_attrs),
       T(misspelt_keywords_suggest_the_keyword),
+      T(shape_functions_suggest_the_function),
       T(far_names_get_no_suggestion),
       T(huge_ops_skip_their_own_names),
   };
