@@ -47,6 +47,11 @@ typedef struct og_parse_ctx {
   og_ast_op **ops_tail;
   bool saw_op; /* for "package must come first" */
   size_t item_errors; /* items dropped by recovery in the current op */
+  /* The last two tokens read: a missing ';' is reported after the one
+   * before the lookahead. */
+  int last_tok, prev_tok;
+  og_loc last_loc, prev_loc;
+  bool missing_semicolon; /* the last syntax error was a missing ';' */
 } og_parse_ctx;
 
 /* The flex scanner, and the parse context it was started for. */

@@ -20,6 +20,7 @@ int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner);
 
 %code {
 #include "ast_build.h"
+#include "suggest.h"
 
 #include <string.h>
 
@@ -40,6 +41,8 @@ static void og_yyerror(const OG_YYLTYPE *loc, void *scanner,
 static void warn_stray_doc(og_parse_ctx *ctx, const og_token *tok);
 static bool report_lexical(og_parse_ctx *ctx, yysymbol_kind_t sym, og_loc loc);
 static void open_op_body(og_parse_ctx *ctx, const og_loc *brace);
+static bool starts_item(int tok);
+static bool resume_after_missing_semicolon(og_parse_ctx *ctx);
 }
 
 %union {
@@ -108,6 +111,7 @@ decl:
                          ctx->saw_op = true; }
 | error ';'
 | error '}'
+| error  { if (resume_after_missing_semicolon(ctx)) yyerrok; }
 ;
 
 op:
@@ -156,7 +160,8 @@ item:
     $$ = og_build_item(ctx, OG_ITEM_SHAPE_FN, &$1, &@1, &$2, &@2);
   }
 | error ';'  { $$ = NULL; ctx->item_errors++; yyerrok; } /* resynchronised: report the next */
-| error      { $$ = NULL; ctx->item_errors++; }
+| error      { $$ = NULL; ctx->item_errors++;
+               if (resume_after_missing_semicolon(ctx)) yyerrok; }
 ;
 
 flag:
@@ -329,7 +334,34 @@ int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner) {
   if (tok == ';')
     while (lex->nopen && !lex->open[lex->nopen - 1].op_body) lex->nopen--;
   report_lexical(ctx, YYTRANSLATE(tok), *loc);
+  ctx->prev_tok = ctx->last_tok;
+  ctx->prev_loc = ctx->last_loc;
+  ctx->last_tok = tok;
+  ctx->last_loc = *loc;
   return tok;
+}
+
+/* After a missing ';' the lookahead begins the next statement: it is parsed
+ * as new, its own errors reported (bison would otherwise stay silent for
+ * three tokens). */
+static bool resume_after_missing_semicolon(og_parse_ctx *ctx) {
+  bool resume = ctx->missing_semicolon;
+  ctx->missing_semicolon = false;
+  return resume;
+}
+
+/* Tokens that begin an item or close the op body: where the parser resumes
+ * after an item missing its ';'. */
+static bool starts_item(int tok) {
+  switch (tok) {
+  case KW_ATTR: case KW_INPUT: case KW_OUTPUT: case KW_STATEFUL:
+  case KW_COMMUTATIVE: case KW_AGGREGATE: case KW_ALLOWS_UNINITIALIZED_INPUT:
+  case KW_DEPRECATED: case KW_SHAPE: case KW_REQUIRE: case KW_SHAPE_FN:
+  case '}':
+    return true;
+  default:
+    return false;
+  }
 }
 
 /* A new op body: its '{' (found by location: bison may already hold the
@@ -472,12 +504,71 @@ static int expected_tokens(const yypcontext_t *yyctx, const og_lex_state *lex,
   return kept;
 }
 
+/* Whether a newline separates the end of `a` from the start of `b`. */
+static bool on_later_line(const og_parse_ctx *ctx, og_loc a, og_loc b) {
+  return b.begin > a.end &&
+         memchr(ctx->source->text + a.end, '\n', b.begin - a.end) != NULL;
+}
+
+/* A ';' fits here and the lookahead begins the next item (or line): the
+ * ';' is what is missing, reported just after the token it should follow,
+ * as compilers do. */
+static bool report_missing_semicolon(const yypcontext_t *yyctx,
+                                     og_parse_ctx *ctx, yysymbol_kind_t sym,
+                                     og_loc loc) {
+  if (sym == YYSYMBOL_YYEOF || !ctx->prev_tok || ctx->prev_loc.end > loc.begin)
+    return false;
+  int tok = ctx->last_tok;
+  if (!starts_item(tok) && tok != KW_OP && tok != KW_PACKAGE &&
+      !on_later_line(ctx, ctx->prev_loc, loc))
+    return false;
+  yysymbol_kind_t all[YYNTOKENS];
+  int n = yypcontext_expected_tokens(yyctx, all, YYNTOKENS);
+  bool semi = false;
+  for (int i = 0; i < n; i++) semi |= all[i] == YYTRANSLATE(';');
+  if (!semi) return false;
+  og_loc at = {ctx->prev_loc.file, ctx->prev_loc.end, ctx->prev_loc.end};
+  ctx->missing_semicolon = true;
+  if (ctx->prev_tok == STRING) {
+    og_error_at(ctx->diag, at, "expected ';' after string literal");
+  } else {
+    int len = (int)(ctx->prev_loc.end - ctx->prev_loc.begin);
+    og_error_at(ctx->diag, at, "expected ';' after '%.*s'", len > 40 ? 40 : len,
+                ctx->source->text + ctx->prev_loc.begin);
+  }
+  return true;
+}
+
+/* An identifier where keywords were expected may be a misspelt one
+ * (`atr`, `ouput`): "; did you mean 'attr'?" or "". */
+static const char *keyword_hint(const yypcontext_t *yyctx,
+                                const og_parse_ctx *ctx, og_loc loc,
+                                og_suggest *g, char *name, size_t n) {
+  static const struct { int tok; const char *spelling; } keywords[] = {
+#define OG_KEYWORD(TOKEN, SPELLING) {TOKEN, SPELLING},
+#include "keywords.def"
+#undef OG_KEYWORD
+  };
+  snprintf(name, n, "%.*s", (int)(loc.end - loc.begin),
+           ctx->source->text + loc.begin);
+  og_suggest_init(g, name);
+  yysymbol_kind_t all[YYNTOKENS];
+  int count = yypcontext_expected_tokens(yyctx, all, YYNTOKENS);
+  for (int i = 0; i < count; i++)
+    for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++)
+      if (all[i] == YYTRANSLATE(keywords[k].tok))
+        og_suggest_add(g, keywords[k].spelling);
+  return og_suggest_hint(g);
+}
+
 static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
                                  og_parse_ctx *ctx) {
   (void)scanner;
   yysymbol_kind_t sym = yypcontext_token(yyctx);
   og_loc loc = *yypcontext_location(yyctx);
   if (is_lexical_error(sym)) return 0; /* og_yylex reported it */
+  ctx->missing_semicolon = false;
+  if (report_missing_semicolon(yyctx, ctx, sym, loc)) return 0;
 
   enum { MAX_EXPECTED = 6 };
   const og_lex_state *lex = ctx->lex;
@@ -498,7 +589,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner,
       snprintf(msg + used, sizeof msg - used, " %s %s",
                sym == YYSYMBOL_YYEOF ? "at" : "before", found);
   }
-  og_error_at(ctx->diag, loc, "%s", msg);
+  og_suggest g;
+  char ident[OG_SUGGEST_MAX_LEN + 2];
+  og_error_at(ctx->diag, loc, "%s%s", msg,
+              sym == YYSYMBOL_IDENT
+                  ? keyword_hint(yyctx, ctx, loc, &g, ident, sizeof ident)
+                  : "");
   if (sym == YYSYMBOL_YYEOF && lex->nopen) {
     const og_open_bracket *open = &lex->open[lex->nopen - 1];
     og_note_at(ctx->diag, open->loc, "to match this '%c'", open->kind);

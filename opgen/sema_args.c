@@ -2,6 +2,8 @@
  * minimums, inferred attrs, and resource args making the op stateful. */
 #include "sema_internal.h"
 
+#include "suggest.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -36,9 +38,11 @@ static bool resolve_number(og_sema_op *s, bool is_input, og_arg *arg,
                            const og_ast_io_type *t) {
   long index = find_attr(s, t->number);
   if (index < 0) {
+    og_suggest g;
     og_error_at(s->diag, t->number_loc,
-                "%s '%s': unknown attr '%s' used as the list length",
-                arg_kind(is_input), arg->name, t->number);
+                "%s '%s': unknown attr '%s' used as the list length%s",
+                arg_kind(is_input), arg->name, t->number,
+                og_sema_hint(s, &g, t->number, OG_SG_INT_ATTRS));
     return false;
   }
   const og_attr *attr = &s->op->attrs[index];
@@ -80,9 +84,11 @@ static bool resolve_type_attr(og_sema_op *s, bool is_input, og_arg *arg,
                               const og_ast_io_type *t) {
   long index = find_attr(s, t->type);
   if (index < 0) {
+    og_suggest g;
     og_error_at(s->diag, t->type_loc,
-                "%s '%s': '%s' is neither a data type nor an attr of op '%s'",
-                arg_kind(is_input), arg->name, t->type, s->op->name);
+                "%s '%s': '%s' is neither a data type nor an attr of op '%s'%s",
+                arg_kind(is_input), arg->name, t->type, s->op->name,
+                og_sema_hint(s, &g, t->type, OG_SG_DTYPES | OG_SG_TYPE_ATTRS));
     return false;
   }
   const og_attr *attr = &s->op->attrs[index];

@@ -2,6 +2,8 @@
  * defaults, with TensorFlow's OpDefBuilder and ValidateOpDef rules. */
 #include "sema_internal.h"
 
+#include "suggest.h"
+
 #include "value_text.h"
 
 #include <inttypes.h>
@@ -144,8 +146,11 @@ static bool set_of_types(og_sema_op *s, og_attr *attr,
                   attr->name, e->name);
       return false;
     } else {
-      og_error_at(s->diag, e->loc, "attr '%s': unknown data type '%s' in set",
-                  attr->name, e->name);
+      og_suggest g;
+      og_error_at(s->diag, e->loc,
+                  "attr '%s': unknown data type '%s' in set%s", attr->name,
+                  e->name,
+                  og_sema_hint(s, &g, e->name, OG_SG_DTYPES | OG_SG_TYPESETS));
       return false;
     }
   }
@@ -153,6 +158,16 @@ static bool set_of_types(og_sema_op *s, og_attr *attr,
   attr->allowed = finish_allowed(s, &b);
   attr->allowed_types = b.types;
   return true;
+}
+
+/* The closest attr type or type-set shortcut to a misspelt one. */
+static const char *attr_type_hint(og_sema_op *s, og_suggest *g,
+                                  const char *name) {
+  og_suggest_init(g, name);
+  for (size_t i = 0; i < sizeof base_types / sizeof *base_types; i++)
+    og_suggest_add(g, base_types[i].name);
+  og_sema_suggest(s, g, OG_SG_TYPESETS);
+  return og_suggest_hint(g);
 }
 
 static bool resolve_name(og_sema_op *s, og_attr *attr,
@@ -173,6 +188,7 @@ static bool resolve_name(og_sema_op *s, og_attr *attr,
     attr->allowed_types = b.types;
     return true;
   }
+  og_suggest g;
   if (og_dtype_lookup(t->name, len))
     og_error_at(s->diag, t->loc,
                 "attr '%s': '%s' is a data type, not an attr type; write "
@@ -182,8 +198,8 @@ static bool resolve_name(og_sema_op *s, og_attr *attr,
     og_error_at(s->diag, t->loc,
                 "attr '%s': unknown attr type '%s' (expected string, int, "
                 "float, bool, type, shape, tensor, func, list(...), a type "
-                "set or a {...} set)",
-                attr->name, t->name);
+                "set or a {...} set)%s",
+                attr->name, t->name, attr_type_hint(s, &g, t->name));
   return false;
 }
 

@@ -76,6 +76,25 @@ bool og_sema_func_literal(og_sema_op *s, const og_attr *attr,
 /* Inputs and outputs (sema_args.c). */
 void og_sema_arg(og_sema_op *s, bool is_input, size_t index);
 
+/* Candidates for "did you mean" (sema_suggest.c): which sets to search. */
+enum {
+  OG_SG_DTYPES = 1 << 0,     /* float, double, ... */
+  OG_SG_TYPESETS = 1 << 1,   /* numbertype, ... */
+  OG_SG_TYPE_ATTRS = 1 << 2, /* the op's type and list(type) attrs */
+  OG_SG_INT_ATTRS = 1 << 3,  /* the op's int attrs */
+  OG_SG_ATTRS = 1 << 4,      /* all the op's attrs */
+  OG_SG_INPUTS = 1 << 5,
+  OG_SG_OUTPUTS = 1 << 6,
+};
+struct og_suggest;
+/* Adds the candidates of `sets` to g; an op's own names only while it has
+ * at most OG_SUGGEST_MAX_NAMES of that kind. */
+void og_sema_suggest(const og_sema_op *s, struct og_suggest *g,
+                     unsigned sets);
+/* g's hint for `name` from `sets`: "; did you mean 'x'?" or "". */
+const char *og_sema_hint(const og_sema_op *s, struct og_suggest *g,
+                         const char *name, unsigned sets);
+
 /* Shape statements (sema_shape.c). */
 void og_sema_shapes(og_sema_op *s);
 

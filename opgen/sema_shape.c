@@ -2,6 +2,8 @@
  * every expression checked to be a shape, a dim or a condition. */
 #include "sema_internal.h"
 
+#include "suggest.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -52,8 +54,9 @@ static bool input_ref(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   }
   long index = og_sema_find_input(s, e->name);
   if (index < 0) {
-    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'", e->name,
-                s->op->name);
+    og_suggest g;
+    og_error_at(s->diag, e->loc, "'%s' is not an input of op '%s'%s", e->name,
+                s->op->name, og_sema_hint(s, &g, e->name, OG_SG_INPUTS));
     return false;
   }
   out->kind = OG_SX_INPUT;
@@ -79,8 +82,9 @@ static bool attr_ref(og_sema_op *s, const og_ast_expr *e, expect want,
   }
   long found = og_sema_find_attr(s, a->name);
   if (found < 0) {
-    og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'", a->name,
-                s->op->name);
+    og_suggest g;
+    og_error_at(s->diag, a->loc, "'%s' is not an attr of op '%s'%s", a->name,
+                s->op->name, og_sema_hint(s, &g, a->name, OG_SG_ATTRS));
     return false;
   }
   const og_attr *attr = &s->op->attrs[found];
@@ -119,14 +123,27 @@ static bool dim_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   return true;
 }
 
+static const char *const shape_functions[] = {"merge", "broadcast", "attr",
+                                              NULL};
+static const char *const dim_functions[] = {"dim", "rank", "attr", NULL};
+
+/* "; did you mean 'merge'?" for a misspelt function of `names`. */
+static const char *function_hint(og_suggest *g, const char *name,
+                                 const char *const *names) {
+  og_suggest_init(g, name);
+  for (; *names; names++) og_suggest_add(g, *names);
+  return og_suggest_hint(g);
+}
+
 static bool shape_call(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
   if (strcmp(e->name, "attr") == 0) return attr_ref(s, e, EXPECT_SHAPE, out);
   bool merge = strcmp(e->name, "merge") == 0;
   if (!merge && strcmp(e->name, "broadcast") != 0) {
+    og_suggest g;
     og_error_at(s->diag, e->loc,
                 "unknown shape function '%s' (expected merge, broadcast or "
-                "attr)",
-                e->name);
+                "attr)%s",
+                e->name, function_hint(&g, e->name, shape_functions));
     return false;
   }
   if (count_args(e) < (merge ? 1u : 2u))
@@ -171,9 +188,10 @@ static bool resolve_dim(og_sema_op *s, const og_ast_expr *e, og_sexpr *out) {
     if (strcmp(e->name, "attr") == 0) return attr_ref(s, e, EXPECT_DIM, out);
     if (strcmp(e->name, "dim") == 0 || strcmp(e->name, "rank") == 0)
       return dim_call(s, e, out);
+    og_suggest g;
     og_error_at(s->diag, e->loc,
-                "unknown dim function '%s' (expected dim, rank or attr)",
-                e->name);
+                "unknown dim function '%s' (expected dim, rank or attr)%s",
+                e->name, function_hint(&g, e->name, dim_functions));
     return false;
   case OG_EX_NEG:
     out->kind = OG_SX_NEG;
@@ -255,8 +273,10 @@ static void shape_rule(og_sema_op *s, const og_ast_item *it,
   }
   long out = og_sema_find_output(s, it->name);
   if (out < 0) {
-    og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'",
-                it->name, op->name);
+    og_suggest g;
+    og_error_at(s->diag, it->name_loc, "'%s' is not an output of op '%s'%s",
+                it->name, op->name,
+                og_sema_hint(s, &g, it->name, OG_SG_OUTPUTS));
     return;
   }
   if (by_output[out]) {

@@ -825,12 +825,12 @@ static void test_shape_fn(void **state) {
 
 static void test_error_missing_semicolon_before_brace(void **state) {
   pt_parsed *p = pt_parse(state, "op A { attr a: int }");
-  pt_expect_diags(p, "t.op:1:20: error: expected ';' before '}'");
+  pt_expect_diags(p, "t.op:1:19: error: expected ';' after 'int'");
 }
 
 static void test_error_missing_semicolon_before_next_item(void **state) {
   pt_parsed *p = pt_parse(state, "op A {\n  input x: T\n  output y: T;\n}");
-  pt_expect_diags(p, "t.op:3:3: error: expected ';' before 'output'");
+  pt_expect_diags(p, "t.op:2:13: error: expected ';' after 'T'");
   /* Recovery does not swallow the next item. */
   og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
   assert_int_equal(it->kind, OG_ITEM_OUTPUT);
@@ -892,7 +892,8 @@ static void test_error_unknown_item(void **state) {
 static void test_error_top_level_identifier(void **state) {
   pt_parsed *p = pt_parse(state, "Op A { }");
   pt_expect_diags(p, "t.op:1:1: error: expected end of file, 'package', "
-                  "'op' or 'c_prefix' before identifier 'Op'");
+                  "'op' or 'c_prefix' before identifier 'Op'; did you mean "
+                  "'op'?");
 }
 
 static void test_error_missing_attr_type(void **state) {

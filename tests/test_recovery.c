@@ -42,7 +42,7 @@ static void test_three_bad_items_then_bad_op_then_good_op(void **state) {
                            "  input g: T;\n"
                            "}\n");
   pt_expect_diags(p, "t.op:2:10: error: expected ':' before identifier 'int'\n"
-                  "t.op:4:3: error: expected ';' before 'output'\n"
+                  "t.op:3:13: error: expected ';' after 'T'\n"
                   "t.op:4:17: error: expected identifier before ';'\n"
                   "t.op:7:8: error: expected '{' before identifier 'Bad'");
   assert_int_equal(p->diag.errors, 4);
@@ -65,7 +65,7 @@ static void test_errors_in_several_ops_reported_in_order(void **state) {
                            "op B { input b: T }\n"
                            "op C { output c T; }\n");
   pt_expect_diags(p, "t.op:1:16: error: expected identifier or '{' before ';'\n"
-                  "t.op:2:19: error: expected ';' before '}'\n"
+                  "t.op:2:18: error: expected ';' after 'T'\n"
                   "t.op:3:17: error: expected ':' before identifier 'T'");
   assert_int_equal(pt_op_count(p), 3);
   assert_true(pt_op_at(p, 0)->has_syntax_error);
@@ -127,7 +127,8 @@ static void test_recovery_at_semicolon_skips_rest_of_item(void **state) {
 
 static void test_recovery_at_closing_brace(void **state) {
   pt_parsed *p = pt_parse(state, "op A { input x: T output }\nop B { input y: T; }");
-  pt_expect_diags(p, "t.op:1:19: error: expected ';' before 'output'");
+  pt_expect_diags(p, "t.op:1:18: error: expected ';' after 'T'\n"
+                     "t.op:1:26: error: expected identifier before '}'");
   assert_int_equal(pt_op_count(p), 2);
   assert_int_equal(item_count(op_named(p, "A")), 0);
   assert_true(op_named(p, "A")->has_syntax_error);
@@ -151,7 +152,7 @@ static void test_recovery_at_top_level_semicolon(void **state) {
 
 static void test_item_after_missing_semicolon_is_parsed(void **state) {
   pt_parsed *p = pt_parse(state, "op A {\n  attr a: int = 1\n  attr b: int = 2;\n}");
-  pt_expect_diags(p, "t.op:3:3: error: expected ';' before 'attr'");
+  pt_expect_diags(p, "t.op:2:18: error: expected ';' after '1'");
   og_ast_op *op = pt_op_at(p, 0);
   assert_int_equal(item_count(op), 1);
   assert_string_equal(item_name(op, 0), "b");

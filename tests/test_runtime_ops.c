@@ -438,7 +438,7 @@ static void another_def_with_a_registered_name_already_exists(void **s) {
   (void)s;
   expect_status(opr_register_op(&zero_out_other), OPR_ALREADY_EXISTS,
                 "ZeroOut: another op of that name is already registered "
-                "with a different definition (their flags differ)");
+                "with a different definition (flags differ (none vs stateful))");
   assert_false(zero_out_other_state.registered);
 }
 

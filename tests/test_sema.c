@@ -135,7 +135,8 @@ static void unknown_type_constructor(void **state) {
 static void unknown_dtype_in_set(void **state) {
   (void)state;
   tu_expect_error(OP("  attr T: {float, complex};\n"),
-                  "2:19: error: attr 'T': unknown data type 'complex' in set");
+                  "2:19: error: attr 'T': unknown data type 'complex' in set; "
+                  "did you mean 'complex64'?");
 }
 
 static void set_mixing_strings_and_types(void **state) {

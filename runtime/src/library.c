@@ -9,6 +9,7 @@
  * nothing behind. */
 #include "internal.h"
 #include "library_internal.h"
+#include "op_diff.h"
 #include "opr/library.h"
 
 #include <dlfcn.h>
@@ -138,11 +139,12 @@ static opr_status check_conflicts(const char *path, opr_library *lib) {
   for (size_t i = 0; i < lib->nops; i++) {
     const opr_op_def *def = lib->ops[i];
     const opr_op_def *old = opr_find_op_locked(def->name);
+    char diff[OPR_OP_DIFF_MAX];
     if (old && old != def && opr_op_def_hash(old) != opr_op_def_hash(def))
       return opr_error(OPR_ABORTED, "opr_load_library: '%s': op '%s' is "
                        "already registered with a different definition "
                        "(%s)", path, def->name,
-                       opr_op_def_difference(old, def));
+                       opr_op_def_diff(old, def, diff, sizeof diff));
     if (old) lib->ops[i] = old;
   }
   return OPR_OK;

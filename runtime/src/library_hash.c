@@ -179,6 +179,12 @@ static void put_part(hasher *x, const opr_op_def *def, def_part part) {
   }
 }
 
+uint64_t opr_attr_value_hash(const opr_attr_value *v) {
+  hasher x = {UINT64_C(14695981039346656037)};
+  put_value(&x, v);
+  return x.h;
+}
+
 uint64_t opr_op_def_hash(const opr_op_def *def) {
   hasher x = {UINT64_C(14695981039346656037)};
   if (!def) return x.h;

@@ -91,5 +91,7 @@ void opr_kernel_rec_free(opr_kernel_rec *r);
 /* For two definitions of one name that hash differently: which part
  * differs, as "their inputs differ". */
 const char *opr_op_def_difference(const opr_op_def *a, const opr_op_def *b);
+/* The hash of one attr value (NULL: none), as the definition hash has it. */
+uint64_t opr_attr_value_hash(const opr_attr_value *v);
 
 #endif

@@ -3,6 +3,7 @@
  * library_internal.h). Per thread: a program registering its own ops on
  * another thread is no part of the load. */
 #include "library_internal.h"
+#include "op_diff.h"
 #include "opr/library.h"
 
 #include <stdlib.h>
@@ -105,6 +106,7 @@ opr_status opr_stage_settle(opr_stage *st) {
                                  "while collecting its ops and kernels"));
   if (st->nops > 1) qsort(st->ops, st->nops, sizeof *st->ops, by_name);
   size_t kept = 0;
+  char diff[OPR_OP_DIFF_MAX];
   for (size_t i = 0; i < st->nops; i++) {
     const opr_op_def *def = st->ops[i].def;
     const opr_op_def *prev = kept ? st->ops[kept - 1].def : NULL;
@@ -114,7 +116,8 @@ opr_status opr_stage_settle(opr_stage *st) {
       return restate(st, opr_error(OPR_INVALID_ARGUMENT, "two different "
                                    "definitions of op '%s' are registered "
                                    "(%s)", def->name,
-                                   opr_op_def_difference(prev, def)));
+                                   opr_op_def_diff(prev, def, diff,
+                                                   sizeof diff)));
   }
   st->nops = kept;
   return OPR_OK;

@@ -4,6 +4,7 @@
  * so that the checks and the dispatch can trust its attr indexes. */
 #include "internal.h"
 #include "library_internal.h"
+#include "op_diff.h"
 #include "opr/library.h"
 
 #include <pthread.h>
@@ -233,13 +234,13 @@ static opr_status insert_op(const opr_op_def *def, size_t pos) {
 
 /* `def` names the registered op `old` (another table): bound to it when
  * defined identically, else ALREADY_EXISTS saying what differs. */
-static opr_status bind_twin(const opr_op_def *old,
-                                           const opr_op_def *def) {
+static opr_status bind_twin(const opr_op_def *old, const opr_op_def *def) {
   if (opr_op_def_hash(old) == opr_op_def_hash(def))
     return opr_twin_bind_locked(old, def);
+  char diff[OPR_OP_DIFF_MAX];
   return opr_error(OPR_ALREADY_EXISTS, "%s: another op of that name is "
                    "already registered with a different definition (%s)",
-                   def->name, opr_op_def_difference(old, def));
+                   def->name, opr_op_def_diff(old, def, diff, sizeof diff));
 }
 
 opr_status opr_register_op_locked(const opr_op_def *def) {

@@ -14,6 +14,7 @@
 #include "shipped.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,9 +135,10 @@ static void a_conflicting_op_aborts_the_load(void **state) {
   (void)state;
   const opr_op_def *before = opr_find_op("ZeroOut");
   assert_non_null(before);
-  expect_code(opr_load_library(OPLIB_CONFLICT, NULL), OPR_ABORTED,
-              OPLIB_CONFLICT, "op 'ZeroOut' is already registered with a "
-              "different definition");
+  expect_message(opr_load_library(OPLIB_CONFLICT, NULL), OPR_ABORTED,
+                 "opr_load_library: '" OPLIB_CONFLICT "': op 'ZeroOut' is "
+                 "already registered with a different definition (input 0: "
+                 "names differ ('to_zero' vs 'x'))");
   assert_ptr_equal(opr_find_op("ZeroOut"), before);
   /* Refused libraries left nothing behind: loading them again gives the
    * same answers. */
@@ -244,8 +246,8 @@ static void a_constructor_conflict_aborts_and_drops_it_all(void **state) {
   const opr_op_def *zero_out = opr_find_op("ZeroOut");
   expect_message(opr_load_library(OPLIB_CTOR_CONFLICT, NULL), OPR_ABORTED,
                  "opr_load_library: '" OPLIB_CTOR_CONFLICT "': op 'ZeroOut' "
-                 "is already registered with a different definition (their "
-                 "inputs differ)");
+                 "is already registered with a different definition (input 0: "
+                 "names differ ('to_zero' vs 'x'))");
   assert_ptr_equal(opr_find_op("ZeroOut"), zero_out);
   expect_refused_cleanly(OPLIB_CTOR_CONFLICT);
 }
@@ -334,8 +336,8 @@ static void two_definitions_of_one_op_are_refused(void **state) {
   (void)state;
   expect_message(opr_load_library(OPLIB_TWICE, NULL), OPR_INVALID_ARGUMENT,
                  "opr_load_library: '" OPLIB_TWICE "': two different "
-                 "definitions of op 'Twice' are registered (their inputs "
-                 "differ)");
+                 "definitions of op 'Twice' are registered (input 0 'x': "
+                 "types differ (int32 vs float))");
   assert_null(opr_find_op("Twice"));
   expect_unloaded(OPLIB_TWICE);
   expect_nothing_of("Twice", "twice_lib");
@@ -364,10 +366,129 @@ static void hashing_two_definitions_of_one_op_fails(void **state) {
   uint64_t h = 7;
   expect_message(opr_library_hash_ops(register_dups, &h),
                  OPR_INVALID_ARGUMENT, "opr_library_hash_ops: two different "
-                 "definitions of op 'Dup' are registered (their inputs "
-                 "differ)");
+                 "definitions of op 'Dup' are registered (input 0 'x' is "
+                 "added)");
   assert_true(h == 7);
   assert_null(opr_find_op("Dup"));
+}
+
+/* ---- conflicts say what differs ---- */
+
+static const opr_arg_def arg_x = {"x", OPR_DT_FLOAT, OPR_NO_ATTR,
+                                  OPR_NO_ATTR, OPR_NO_ATTR, false};
+static const opr_arg_def args_xy[2] = {
+    {"x", OPR_DT_FLOAT, OPR_NO_ATTR, OPR_NO_ATTR, OPR_NO_ATTR, false},
+    {"y", OPR_DT_FLOAT, OPR_NO_ATTR, OPR_NO_ATTR, OPR_NO_ATTR, false}};
+static const opr_arg_def arg_z_typed = {"z", OPR_DT_INVALID, 0, OPR_NO_ATTR,
+                                        OPR_NO_ATTR, false};
+static const opr_arg_def arg_z_float = {"z", OPR_DT_FLOAT, OPR_NO_ATTR,
+                                        OPR_NO_ATTR, OPR_NO_ATTR, false};
+static const opr_attr_def attr_t_float = {
+    .name = "T", .type = {OPR_ATTR_TYPE, false},
+    .allowed_types = OPR_DTYPE_BIT(OPR_DT_FLOAT)};
+static const opr_attr_def attr_t_float_double = {
+    .name = "T", .type = {OPR_ATTR_TYPE, false},
+    .allowed_types = OPR_DTYPE_BIT(OPR_DT_FLOAT) |
+                     OPR_DTYPE_BIT(OPR_DT_DOUBLE)};
+static const opr_attr_def attr_n_min = {
+    .name = "N", .type = {OPR_ATTR_INT, false}, .has_minimum = true,
+    .minimum = 1};
+static const opr_attr_def attr_n = {.name = "N",
+                                    .type = {OPR_ATTR_INT, false}};
+static const opr_str mode_a[1] = {{"a", 1}};
+static const opr_str mode_ab[2] = {{"a", 1}, {"b", 1}};
+static const opr_attr_def attr_mode_a = {
+    .name = "mode", .type = {OPR_ATTR_STRING, false},
+    .allowed_strings = mode_a, .nallowed_strings = 1};
+static const opr_attr_def attr_mode_ab = {
+    .name = "mode", .type = {OPR_ATTR_STRING, false},
+    .allowed_strings = mode_ab, .nallowed_strings = 2};
+static const opr_attr_value one = {.kind = OPR_ATTR_INT, .u.i = 1};
+static const opr_attr_value two = {.kind = OPR_ATTR_INT, .u.i = 2};
+static const opr_attr_def attr_k1 = {
+    .name = "k", .type = {OPR_ATTR_INT, false}, .default_value = &one};
+static const opr_attr_def attr_k2 = {
+    .name = "k", .type = {OPR_ATTR_INT, false}, .default_value = &two};
+static const opr_attr_def attr_k_list = {.name = "k",
+                                         .type = {OPR_ATTR_INT, true}};
+
+static opr_op_state diff_state[2];
+static opr_op_def diff_defs[2];
+
+static opr_status register_diff_pair(void) {
+  opr_status s = opr_register_op(&diff_defs[0]);
+  return s ? s : opr_register_op(&diff_defs[1]);
+}
+
+/* The registered (first) and conflicting (second) definitions of op
+ * Diff: the refusal names their first difference, first side first. */
+static void expect_difference(opr_op_def a, opr_op_def b, const char *want) {
+  a.name = b.name = "Diff";
+  a.check = b.check = accept_call;
+  a.state = &diff_state[0];
+  b.state = &diff_state[1];
+  diff_defs[0] = a;
+  diff_defs[1] = b;
+  char msg[512];
+  snprintf(msg, sizeof msg, "opr_library_hash_ops: two different "
+           "definitions of op 'Diff' are registered (%s)", want);
+  uint64_t h = 0;
+  expect_message(opr_library_hash_ops(register_diff_pair, &h),
+                 OPR_INVALID_ARGUMENT, msg);
+}
+
+static void a_conflict_names_the_first_difference(void **state) {
+  (void)state;
+  expect_difference((opr_op_def){.attrs = &attr_t_float, .nattrs = 1},
+                    (opr_op_def){.attrs = &attr_t_float_double, .nattrs = 1},
+                    "attr 'T': allowed types differ ({float} vs {float, "
+                    "double})");
+  expect_difference((opr_op_def){.inputs = args_xy, .ninputs = 2},
+                    (opr_op_def){.inputs = &arg_x, .ninputs = 1},
+                    "input 1 'y' is missing");
+  expect_difference((opr_op_def){.inputs = &arg_x, .ninputs = 1},
+                    (opr_op_def){.inputs = args_xy, .ninputs = 2},
+                    "input 1 'y' is added");
+  expect_difference(
+      (opr_op_def){.outputs = &arg_z_typed, .noutputs = 1,
+                   .attrs = &attr_t_float, .nattrs = 1},
+      (opr_op_def){.outputs = &arg_z_float, .noutputs = 1,
+                   .attrs = &attr_t_float, .nattrs = 1},
+      "output 0 'z': types differ (T vs float)");
+  expect_difference((opr_op_def){.attrs = &attr_n_min, .nattrs = 1},
+                    (opr_op_def){.attrs = &attr_n, .nattrs = 1},
+                    "attr 'N': minimums differ (>= 1 vs none)");
+  expect_difference((opr_op_def){.attrs = &attr_mode_a, .nattrs = 1},
+                    (opr_op_def){.attrs = &attr_mode_ab, .nattrs = 1},
+                    "attr 'mode': allowed values differ ({'a'} vs {'a', "
+                    "'b'})");
+  expect_difference((opr_op_def){.attrs = &attr_k1, .nattrs = 1},
+                    (opr_op_def){.attrs = &attr_k2, .nattrs = 1},
+                    "attr 'k': defaults differ (1 vs 2)");
+  expect_difference((opr_op_def){.attrs = &attr_k1, .nattrs = 1},
+                    (opr_op_def){.attrs = &attr_k_list, .nattrs = 1},
+                    "attr 'k': types differ (int vs list(int))");
+  expect_difference((opr_op_def){.attrs = &attr_k1, .nattrs = 1},
+                    (opr_op_def){0}, "attr 'k' is missing");
+  expect_difference((opr_op_def){0}, (opr_op_def){.is_stateful = true},
+                    "flags differ (none vs stateful)");
+}
+
+static opr_op_state again_state[2];
+static const opr_op_def again_defs[2] = {
+    {.name = "Again", .check = accept_call, .state = &again_state[0]},
+    {.name = "Again", .is_stateful = true, .check = accept_call,
+     .state = &again_state[1]}};
+
+static void registering_another_definition_names_the_difference(
+    void **state) {
+  (void)state;
+  expect_ok(opr_register_op(&again_defs[0]));
+  expect_message(opr_register_op(&again_defs[1]), OPR_ALREADY_EXISTS,
+                 "Again: another op of that name is already registered "
+                 "with a different definition (flags differ (none vs "
+                 "stateful))");
+  assert_ptr_equal(opr_find_op("Again"), &again_defs[0]);
 }
 
 /* ---- no NULL reaches a %s ---- */
@@ -474,6 +595,8 @@ int main(void) {
       cmocka_unit_test(a_library_without_ops_loads),
       cmocka_unit_test(two_definitions_of_one_op_are_refused),
       cmocka_unit_test(hashing_two_definitions_of_one_op_fails),
+      cmocka_unit_test(a_conflict_names_the_first_difference),
+      cmocka_unit_test(registering_another_definition_names_the_difference),
       cmocka_unit_test(unregistered_tables_are_checked_by_infer_shapes),
       cmocka_unit_test(an_unregistered_nameless_op_is_named_so),
       cmocka_unit_test(null_strings_in_attr_tables_are_refused),

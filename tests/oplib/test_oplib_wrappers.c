@@ -113,8 +113,8 @@ static void a_different_definition_is_refused_naming_it(void **state) {
   assert_non_null(s);
   assert_string_equal(opr_status_message(s),
                       "WrapLate: another op of that name is already "
-                      "registered with a different definition (their "
-                      "inputs differ)");
+                      "registered with a different definition (input 0 "
+                      "'x': types differ (int32 vs float))");
   assert_string_equal(opr_code_name(opr_status_code(s)), "ALREADY_EXISTS");
   opr_status_free(s);
   /* Its wrapper is not bound: the call is refused, not misrouted. */
