@@ -7,9 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# The build: CMake, a C compiler, flex, bison, and CMocka (the test suite
-# is configured with the rest; building it needs nothing more).
-packages=(cmake make gcc flex bison libcmocka-dev)
+# The build: CMake, a C compiler and the C library's headers (gcc only
+# recommends them), flex, bison, and CMocka (the test suite is configured
+# with the rest; building it needs nothing more).
+packages=(cmake make gcc libc6-dev flex bison libcmocka-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
