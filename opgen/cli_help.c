@@ -35,12 +35,15 @@ static const verb_help verbs[] = {
      "                   STEM_ops.h, STEM_ops.c, STEM_kernels.h\n"
      MAX_ERRORS_HELP HELP_HELP},
     {"compat",
-     "opgen compat --baseline OLD [--baseline OLD]... [--format=text|json] "
-     OG_CLI_MAX_ERRORS_USAGE "FILES...",
+     "opgen compat --baseline OLD [--baseline OLD]... "
+     "[--format=text|json|github] [--strict] " OG_CLI_MAX_ERRORS_USAGE
+     "FILES...",
      "backward-compatibility lint against a baseline",
      "  --baseline OLD   a JSON baseline written by 'opgen dump', or old\n"
      "                   .op files (repeatable)\n"
-     "  --format=FORMAT  text (default) or json\n"
+     "  --format=FORMAT  text (default), json (one JSON document on stdout,\n"
+     "                   errors included) or github (workflow annotations)\n"
+     "  --strict         warnings (REQUIRE_TIGHTENED) are errors\n"
      MAX_ERRORS_HELP HELP_HELP},
     {"import-tf",
      "opgen import-tf " OG_CLI_MAX_ERRORS_USAGE "OPS.pbtxt -o DIR [--split]",

@@ -3,6 +3,7 @@
  * (`opgen dump` JSON) or any number of old .op files; see docs/compat.md. */
 #include "cli.h"
 
+#include "cli_help.h"
 #include "cli_limits.h"
 #include "compat.h"
 #include "compat_output.h"
@@ -15,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE                                                              \
-  "usage: opgen compat --baseline OLD [--baseline OLD]... "                \
-  "[--format=text|json|github] [--strict] " OG_CLI_MAX_ERRORS_USAGE     \
-  "FILES...\n"             \
-  "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n"
 
 typedef struct opts {
   const char **baselines; /* malloc'd */
@@ -60,7 +56,7 @@ static int fail(const char *id, const char *fmt, ...) {
 static int usage_error(const char *msg, const char *arg) {
   fail("USAGE", "%s%s%s%s", msg, arg ? " '" : "", arg ? arg : "",
        arg ? "'" : "");
-  fputs(USAGE, stderr);
+  fprintf(stderr, "usage: %s\n", og_cli_synopsis("compat"));
   return OG_EXIT_USAGE;
 }
 
@@ -126,7 +122,7 @@ static int parse_args(int argc, char **argv, opts *o) {
     } else if (strcmp(a, "--") == 0) {
       only_files = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(USAGE, stdout);
+      og_cli_print_help(stdout, "compat");
       return -1;
     } else {
       int rc = parse_option(argc, argv, &i, o);

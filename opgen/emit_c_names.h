@@ -1,7 +1,7 @@
 /* The model of generated C names: every identifier, macro, member, file
  * name and include guard a `gen` run emits is spelled here, and checked
  * here against the others of the run and against the names C, C++, the
- * standard headers and the runtime keep (see README, "Generated names").
+ * standard headers and the runtime keep (see docs/generated-code.md, "Generated names").
  * Emitters ask for names; none builds one itself. */
 #ifndef OPGEN_EMIT_C_NAMES_H
 #define OPGEN_EMIT_C_NAMES_H
@@ -106,7 +106,7 @@ const char *og_cn_file(const og_c_file *f, og_cn_file_part part);
 /* The names an op's scopes give its spec names: wrapper parameters
  * (arrays by input, output and attr index; NULL where there is none),
  * attrs-struct members, kernel-struct members. Each is the spec name, or
- * that name mangled (README, "Generated names"). */
+ * that name mangled (docs/generated-code.md, "Generated names"). */
 typedef struct og_cn_scoped {
   const char **in, **in_count, **out, **out_count;
   const char **param, **param_count; /* required attrs */

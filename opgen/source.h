@@ -39,7 +39,7 @@ void og_sources_free(og_sources *s);
  * file index. */
 uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
                         size_t len);
-/* The largest input file opgen reads (README "Limits"): far above any
+/* The largest input file opgen reads (docs/guarantees.md, "Limits"): far above any
  * spec or OpList (TensorFlow's whole OpList is 0.8 MB), low enough that
  * reading /dev/zero or a runaway pipe stops within a second, in bounded
  * memory, and that 32-bit offsets hold. */

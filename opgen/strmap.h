@@ -1,6 +1,6 @@
 /* A fixed-size hash map from strings (not copied) to indexes, so that
  * name checks and lookups stay linear however many names an op or a run
- * has (README "Limits"). */
+ * has (docs/guarantees.md, "Limits"). */
 #ifndef OPGEN_STRMAP_H
 #define OPGEN_STRMAP_H
 

@@ -5,6 +5,7 @@
 #include "tf_import_cli.h"
 
 #include "ascii.h"
+#include "cli_help.h"
 #include "cli_limits.h"
 #include "compile.h"
 #include "diag.h"
@@ -21,10 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE                                                        \
-  "usage: opgen import-tf " OG_CLI_MAX_ERRORS_USAGE                  \
-  "OPS.pbtxt -o DIR [--split]\n"
-
 typedef struct opts {
   const char *input, *outdir;
   bool split;
@@ -36,7 +33,7 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt,
   va_start(ap, fmt);
   fputs("opgen: error: ", stderr);
   vfprintf(stderr, fmt, ap);
-  fputs("\n" USAGE, stderr);
+  fprintf(stderr, "\nusage: %s\n", og_cli_synopsis("import-tf"));
   va_end(ap);
   return 2;
 }
@@ -67,7 +64,7 @@ static int parse_args(int argc, char **argv, opts *o) {
     } else if (strcmp(a, "--split") == 0) {
       o->split = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(USAGE, stdout);
+      og_cli_print_help(stdout, "import-tf");
       return -1;
     } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
       if (i + 1 == argc) return usage_error("option '%s' needs a directory", a);

@@ -1,4 +1,4 @@
-/* Bounded failure (issue 11, point 5; README "Limits and guarantees"):
+/* Bounded failure (issue 11, point 5; docs/guarantees.md):
  * inputs read with a size cap and without blocking in open(), at most
  * --max-errors diagnostics with windowed excerpts, name checks that stay
  * linear, targets that must be regular files, renames all or none, and

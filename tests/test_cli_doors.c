@@ -2,8 +2,7 @@
  * be read or are not UTF-8, a full disk while writing, an output directory
  * that cannot be created. Each gets a clear message and its exit status
  * (2 for usage and I/O errors, 1 for a bad input), and leaves no output,
- * no temporary file and no directory behind (README "Limits and
- * guarantees").
+ * no temporary file and no directory behind (docs/guarantees.md).
  *
  * Tests run as root here, so "unreadable" cannot come from file modes:
  * the inputs are a directory (EISDIR), a path through a regular file
@@ -293,8 +292,7 @@ static void compat_and_import_misuse(void **state) {
   const char *compat_usage =
       "usage: opgen compat --baseline OLD [--baseline OLD]... "
       "[--format=text|json|github] [--strict] [--max-errors=N] "
-      "FILES...\n"
-      "  OLD: a JSON baseline written by 'opgen dump', or old .op files\n";
+      "FILES...\n";
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: missing value for "
            "'--baseline'\n%s", compat_usage);

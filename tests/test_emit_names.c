@@ -1,4 +1,4 @@
-/* The model of generated names (README, "Generated names"): clashes
+/* The model of generated names (docs/generated-code.md, "Generated names"): clashes
  * between generated names are errors at the later declaration with a
  * note at the earlier one, in every file and package of a run; names
  * spelled like keywords, macros or members are mangled, and the code then

@@ -5,9 +5,9 @@
  * runtime (tests/fuzz/gen_compile.c). One line per failure: seed, stage,
  * file, first compiler error, and the kept spec directory.
  *
- * Registered DISABLED (label gen-compile) until the emitter fixes of
- * issue 11 are merged; run it with -DOPGEN_GEN_COMPILE_TEST=ON, or
- * directly: OPGEN_BIN=... OPGEN_CC=cc OPGEN_RUNTIME_INCLUDE=runtime/include
+ * Part of the suite (label gen-compile); to run it by hand:
+ * OPGEN_BIN=... OPGEN_CC=cc OPGEN_RUNTIME_INCLUDE=runtime/include
+ * OPGEN_RUNTIME_LINK="libopgenrt.a -lpthread -lm -ldl"
  * build/bin/test_gen_compile_sample. GEN_COMPILE_SEEDS=N (default 40)
  * and GEN_COMPILE_FIRST_SEED=K pick the seeds; GEN_COMPILE_KEEP=1 keeps
  * every seed's directory. */

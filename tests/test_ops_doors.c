@@ -2,7 +2,7 @@
  * parameter, shapes whose element count or byte size overflows, byte
  * sizes that do not match the dtype and shape, malformed calls. Each
  * answers a status (code and message), never a crash; output pointers
- * are cleared on failure. README "Limits and guarantees". */
+ * are cleared on failure. docs/guarantees.md. */
 #include "testutil.h"
 
 #include "demo_ops.h"

@@ -1,6 +1,6 @@
 /* opgen's benchmarks: prints a table of figures, each beside its goal or
  * its baseline measured in the same run. Not a test: run it by hand
- * (README, BENCHMARKS.md):
+ * (BENCHMARKS.md):
  *
  *   build/bin/opgen_bench [--quick] [frontend] [dispatch] [kernels]
  *

@@ -1,7 +1,7 @@
 /* Op libraries: a shared object holding generated op code and kernels,
  * loaded at run time (as TensorFlow's tf.load_op_library loads a custom
  * op .so). Build one with opgen_add_op_library (cmake/OpgenLibrary.cmake),
- * which also generates its entry point; README.md, "Op libraries", has
+ * which also generates its entry point; docs/libraries.md, "Op libraries", has
  * the whole scheme.
  *
  * A library does not carry a runtime of its own: its calls to opr_*
