@@ -22,27 +22,8 @@ if(NOT CXX_COMPILER)
   message("opgen-test-skipped: no C++ compiler (the example has a C++ kernel)")
   return()
 endif()
-if(NOT BUILD_TYPE)
-  set(BUILD_TYPE RelWithDebInfo)
-endif()
-
-string(RANDOM LENGTH 8 run_id)
-set(tmp "${WORK_DIR}/run-${run_id}")
-file(REMOVE_RECURSE "${tmp}")
-file(MAKE_DIRECTORY "${tmp}")
-
-function(step name)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
-    OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
-      file(REMOVE_RECURSE "${tmp}")
-    endif()
-    message(FATAL_ERROR "test_example_project: ${name} failed (${rc}):\n"
-      "  ${ARGN}\n${out}")
-  endif()
-  message(STATUS "${name}: ok\n${out}")
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/install_test_steps.cmake")
+opgen_test_begin(test_example_project)
 
 step("install" ${CMAKE_COMMAND} --install "${OPGEN_BUILD_DIR}"
   --prefix "${tmp}/prefix" --config "${BUILD_TYPE}")
@@ -70,6 +51,4 @@ if(NOT ctest_exe)
 endif()
 step("test (host, compat)" ${ctest_exe} --test-dir "${tmp}/build"
   -C "${BUILD_TYPE}" --output-on-failure -V)
-if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
-  file(REMOVE_RECURSE "${tmp}")
-endif()
+opgen_test_end()

@@ -19,27 +19,8 @@ foreach(var OPGEN_BUILD_DIR OPLIB_DIR ZERO_OUT_DIR WORK_DIR GENERATOR)
     message(FATAL_ERROR "installed_test: -D${var}=... is required")
   endif()
 endforeach()
-if(NOT BUILD_TYPE)
-  set(BUILD_TYPE RelWithDebInfo)
-endif()
-
-string(RANDOM LENGTH 8 run_id)
-set(tmp "${WORK_DIR}/run-${run_id}")
-file(REMOVE_RECURSE "${tmp}")
-file(MAKE_DIRECTORY "${tmp}")
-
-function(step name)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc
-    OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
-      file(REMOVE_RECURSE "${tmp}")
-    endif()
-    message(FATAL_ERROR "test_oplib_installed: ${name} failed (${rc}):\n"
-      "  ${ARGN}\n${out}")
-  endif()
-  message(STATUS "${name}: ok\n${out}")
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../install_test_steps.cmake")
+opgen_test_begin(test_oplib_installed)
 
 step("install" ${CMAKE_COMMAND} --install "${OPGEN_BUILD_DIR}"
   --prefix "${tmp}/prefix" --config "${BUILD_TYPE}")
@@ -66,6 +47,4 @@ endif()
 # Registering the host's typed-wrapper tables before and after the load.
 step("run the host, registering before the load" "${host}" before)
 step("run the host, registering after the load" "${host}" after)
-if(NOT DEFINED ENV{OPGEN_KEEP_TEST_DIRS})
-  file(REMOVE_RECURSE "${tmp}")
-endif()
+opgen_test_end()
