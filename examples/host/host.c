@@ -1,9 +1,19 @@
-/* Loads the example op library (myops_lib.so) and runs its three ops by name
- * through the generic entry, opr_execute, checking every result against
- * values computed here. Prints one line per check; exits 0 when all pass.
+/* Loads the example op library (myops_lib.so) and runs its three ops
+ * through the typed wrappers of myops_ops.h (my_bias_add, my_softmax,
+ * my_concat), and MySoftmax once more by name through the generic entry,
+ * opr_execute, checking every result against values computed here. Prints
+ * one line per check; exits 0 when all pass.
+ *
+ * The host compiles ops/myops.op itself (opgen_generate in
+ * ../CMakeLists.txt) for the wrappers and registers its tables with
+ * my_register_ops() after loading the library (before works too): their
+ * definitions are the library's, so they bind to the library's ops, and a
+ * wrapper runs the library's kernels as a call by name does.
  *
  *   host [LIBRARY]   (default: the path CMake built it at) */
 #include <opr/opr.h>
+
+#include "myops_ops.h" /* the typed wrappers, attrs structs, my_register_ops */
 
 #include <math.h>
 #include <stdio.h>
@@ -16,15 +26,6 @@ static void report(const char *what, int ok, const char *detail) {
   printf("%-44s %s%s%s\n", what, ok ? "ok" : "FAILED", detail ? ": " : "",
          detail ? detail : "");
   if (!ok) failures++;
-}
-
-/* Runs `op`, which has one output, by name. */
-static opr_status run(opr_context *ctx, const char *op, const opr_input *in,
-                      size_t nin, const opr_named_attr *attrs, size_t nattrs,
-                      opr_tensor **out) {
-  size_t n = 0;
-  *out = NULL;
-  return opr_execute(ctx, op, in, nin, attrs, nattrs, out, 1, &n);
 }
 
 /* True when the call succeeded; else reports its error. */
@@ -57,13 +58,12 @@ static void bias_add(opr_context *ctx) {
   opr_tensor *value = tensor(OPR_DT_FLOAT, 3, vdims, x,
                              sizeof(float) * N * C * HW);
   opr_tensor *bias = tensor(OPR_DT_FLOAT, 1, bdims, b, sizeof b);
-  const opr_tensor *v[1] = {value}, *bb[1] = {bias};
-  const opr_input in[2] = {{v, 1}, {bb, 1}};
-  const opr_named_attr nchw = {
-      "data_format", opr_attr_cstring(OPR_ATTR_STRING, "NCHW")};
-  opr_tensor *out;
+  /* The optional attrs: the spec's defaults, then the one to change. */
+  my_bias_add_attrs nchw = MY_BIAS_ADD_ATTRS_DEFAULT;
+  nchw.data_format = MY_BIAS_ADD_DATA_FORMAT_NCHW;
+  opr_tensor *out = NULL;
   if (ran("MyBiasAdd NCHW [4, 8, 4096]",
-          run(ctx, "MyBiasAdd", in, 2, &nchw, 1, &out))) {
+          my_bias_add(ctx, value, bias, &nchw, &out))) {
     const float *y = out->data;
     int ok = 1;
     for (int64_t i = 0; ok && i < N * C * HW; i++)
@@ -71,9 +71,9 @@ static void bias_add(opr_context *ctx) {
     report("MyBiasAdd NCHW [4, 8, 4096]", ok, NULL);
   }
   /* The shape function refuses a bias of the wrong length (NHWC: the
-   * last dim, 4096, is the channel dim). */
-  opr_tensor *none;
-  opr_status s = run(ctx, "MyBiasAdd", in, 2, NULL, 0, &none);
+   * last dim, 4096, is the channel dim). NULL attrs: all defaults. */
+  opr_tensor *none = NULL;
+  opr_status s = my_bias_add(ctx, value, bias, NULL, &none);
   report("MyBiasAdd NHWC, wrong bias: refused",
          opr_status_code(s) == OPR_INVALID_ARGUMENT && !none,
          opr_status_message(s));
@@ -104,10 +104,8 @@ static void bias_add_gpu(void) {
   const int64_t vdims[2] = {2, 3}, bdims[1] = {3};
   opr_tensor *value = tensor(OPR_DT_FLOAT, 2, vdims, x, sizeof x);
   opr_tensor *bias = tensor(OPR_DT_FLOAT, 1, bdims, b, sizeof b);
-  const opr_tensor *v[1] = {value}, *bb[1] = {bias};
-  const opr_input in[2] = {{v, 1}, {bb, 1}};
-  opr_tensor *out;
-  if (ran("MyBiasAdd on the GPU", run(gpu, "MyBiasAdd", in, 2, NULL, 0, &out)))
+  opr_tensor *out = NULL;
+  if (ran("MyBiasAdd on the GPU", my_bias_add(gpu, value, bias, NULL, &out)))
     report("MyBiasAdd on the GPU", memcmp(out->data, want, sizeof want) == 0,
            NULL);
   opr_tensor_unref(out);
@@ -117,28 +115,43 @@ static void bias_add_gpu(void) {
 #endif
 }
 
-/* MySoftmax along axis 0 of a [2, 3] double tensor. */
+/* True when out is softmax(x) along axis 0, x of shape [2, 3]. */
+static int softmax_ok(const double *x, const opr_tensor *out) {
+  const double *y = out->data;
+  int ok = out->rank == 2 && out->dims[0] == 2 && out->dims[1] == 3;
+  for (int j = 0; ok && j < 3; j++) {
+    double e0 = exp(x[j]), e1 = exp(x[3 + j]);
+    ok = fabs(y[j] - e0 / (e0 + e1)) < 1e-12 &&
+         fabs(y[3 + j] - e1 / (e0 + e1)) < 1e-12;
+  }
+  return ok;
+}
+
+/* MySoftmax along axis 0 of a [2, 3] double tensor: through the typed
+ * wrapper, then by name through opr_execute, the generic entry (inputs as
+ * lists of tensors, attrs by name, outputs into an array). */
 static void softmax(opr_context *ctx) {
   const double x[6] = {1, 2, 3, 1, 4, 9};
   const int64_t dims[2] = {2, 3};
   opr_tensor *logits = tensor(OPR_DT_DOUBLE, 2, dims, x, sizeof x);
+  my_softmax_attrs attrs = MY_SOFTMAX_ATTRS_DEFAULT;
+  attrs.axis = 0;
+  opr_tensor *out = NULL;
+  if (ran("MySoftmax axis=0 [2, 3]", my_softmax(ctx, logits, &attrs, &out)))
+    report("MySoftmax axis=0 [2, 3]", softmax_ok(x, out), NULL);
+  opr_tensor_unref(out);
+
   const opr_tensor *l[1] = {logits};
   const opr_input in[1] = {{l, 1}};
   opr_named_attr axis = {"axis", {OPR_ATTR_INT, false, {{NULL, 0}}}};
   axis.value.u.i = 0;
-  opr_tensor *out;
-  if (ran("MySoftmax axis=0 [2, 3]",
-          run(ctx, "MySoftmax", in, 1, &axis, 1, &out))) {
-    const double *y = out->data;
-    int ok = 1;
-    for (int j = 0; j < 3; j++) {
-      double e0 = exp(x[j]), e1 = exp(x[3 + j]);
-      ok &= fabs(y[j] - e0 / (e0 + e1)) < 1e-12 &&
-            fabs(y[3 + j] - e1 / (e0 + e1)) < 1e-12;
-    }
-    report("MySoftmax axis=0 [2, 3]", ok, NULL);
-  }
-  opr_tensor_unref(out);
+  opr_tensor *outs[1] = {NULL};
+  size_t nout = 0;
+  if (ran("MySoftmax axis=0 [2, 3], by name",
+          opr_execute(ctx, "MySoftmax", in, 1, &axis, 1, outs, 1, &nout)))
+    report("MySoftmax axis=0 [2, 3], by name",
+           nout == 1 && softmax_ok(x, outs[0]), NULL);
+  opr_tensor_unref(outs[0]);
   opr_tensor_unref(logits);
 }
 
@@ -150,12 +163,11 @@ static void concat(opr_context *ctx) {
   opr_tensor *ta = tensor(OPR_DT_INT32, 2, da, a, sizeof a);
   opr_tensor *tb = tensor(OPR_DT_INT32, 2, db, b, sizeof b);
   opr_tensor *tc = tensor(OPR_DT_INT32, 2, da, c, sizeof c);
-  const opr_tensor *list[3] = {ta, tb, tc};
-  const opr_input in[1] = {{list, 3}};
-  opr_named_attr axis = {"axis", {OPR_ATTR_INT, false, {{NULL, 0}}}};
-  axis.value.u.i = 1;
-  opr_tensor *out;
-  if (ran("MyConcat N=3 axis=1", run(ctx, "MyConcat", in, 1, &axis, 1, &out)))
+  const opr_tensor *values[3] = {ta, tb, tc}; /* a list input: N = 3 */
+  my_concat_attrs attrs = MY_CONCAT_ATTRS_DEFAULT;
+  attrs.axis = 1;
+  opr_tensor *out = NULL;
+  if (ran("MyConcat N=3 axis=1", my_concat(ctx, values, 3, &attrs, &out)))
     report("MyConcat N=3 axis=1", out->rank == 2 && out->dims[1] == 4 &&
            memcmp(out->data, want, sizeof want) == 0, NULL);
   opr_tensor_unref(out);
@@ -170,7 +182,9 @@ int main(int argc, char **argv) {
   opr_context *ctx = NULL;
   const opr_context_options options = {.device = OPR_DEVICE_CPU,
                                        .threads = 4};
+  /* Load the library, then bind this host's tables to its ops. */
   opr_status s = opr_load_library(path, &lib);
+  if (!s) s = my_register_ops();
   if (!s) s = opr_context_new(&options, &ctx);
   if (s) {
     fprintf(stderr, "host: %s\n", opr_status_message(s));

@@ -1,6 +1,6 @@
 /* MyBiasAdd on the CPU: output[i] = value[i] + bias[channel of i]. One
  * body, expanded once per type of T by the generated
- * MYOPS_MY_BIAS_ADD_T_TYPES X-macro, and multithreaded with opr_shard.
+ * MY_BIAS_ADD_T_TYPES X-macro, and multithreaded with opr_shard.
  * The shape function (bias_add_shape.c) has checked the shapes. */
 #include "kernels.h"
 #include "myops_kernels.h"
@@ -25,35 +25,34 @@ typedef struct bias_add_job {
     for (int64_t i = begin; i < end; i++)                                 \
       y[i] = x[i] + b[(i / j->inner) % j->channels];                      \
   }
-MYOPS_MY_BIAS_ADD_T_TYPES(BIAS_ADD_BODY)
+MY_BIAS_ADD_T_TYPES(BIAS_ADD_BODY)
 #undef BIAS_ADD_BODY
 
 static opr_status bias_add(opr_kernel_ctx *k) {
-  const opr_tensor *value = myops_my_bias_add_input_value(k);
-  const opr_tensor *bias = myops_my_bias_add_input_bias(k);
+  const opr_tensor *value = my_bias_add_input_value(k);
+  const opr_tensor *bias = my_bias_add_input_bias(k);
   opr_tensor *output;
-  opr_status s = myops_my_bias_add_alloc_output(k, value->rank, value->dims,
-                                                &output);
+  opr_status s = my_bias_add_alloc_output(k, value->rank, value->dims,
+                                          &output);
   if (s) return s;
   bias_add_job job = {value->data, bias->data, output->data,
                       bias->dims[0], 1};
-  if (myops_my_bias_add_attr_data_format(k) ==
-      MYOPS_MY_BIAS_ADD_DATA_FORMAT_NCHW)
+  if (my_bias_add_attr_data_format(k) == MY_BIAS_ADD_DATA_FORMAT_NCHW)
     for (int d = 2; d < value->rank; d++) job.inner *= value->dims[d];
   if (job.channels == 0) return OPR_OK; /* no elements */
 
   void (*body)(void *, int64_t, int64_t) = NULL;
-  switch (myops_my_bias_add_attr_T(k)) {
+  switch (my_bias_add_attr_T(k)) {
 #define BIAS_ADD_CASE(ID, CTYPE) \
   case OPR_DT_##ID: body = bias_add_##ID; break;
-    MYOPS_MY_BIAS_ADD_T_TYPES(BIAS_ADD_CASE)
+    MY_BIAS_ADD_T_TYPES(BIAS_ADD_CASE)
 #undef BIAS_ADD_CASE
   default:
     break;
   }
   if (!body) /* registered for a type the switch lacks: a bug of ours */
     return opr_error(OPR_UNIMPLEMENTED, "MyBiasAdd: no CPU body for %s",
-                     opr_dtype_name(myops_my_bias_add_attr_T(k)));
+                     opr_dtype_name(my_bias_add_attr_T(k)));
   /* Cost per element: two reads and a write. */
   opr_shard(k->ctx, output->num_elements,
             3 * (int64_t)opr_dtype_size(value->dtype), body, &job);
@@ -61,6 +60,6 @@ static opr_status bias_add(opr_kernel_ctx *k) {
 }
 
 opr_status register_bias_add(void) {
-  return myops_my_bias_add_register_kernel(&(myops_my_bias_add_kernel){
+  return my_bias_add_register_kernel(&(my_bias_add_kernel){
       .fn = bias_add, .device = OPR_DEVICE_CPU, .label = "cpu"});
 }

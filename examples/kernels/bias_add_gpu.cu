@@ -19,15 +19,14 @@ __global__ void bias_add_nhwc(const float *x, const float *b, float *y,
 }
 
 opr_status bias_add_gpu(opr_kernel_ctx *k) {
-  const opr_tensor *value = myops_my_bias_add_input_value(k);
-  const opr_tensor *bias = myops_my_bias_add_input_bias(k);
+  const opr_tensor *value = my_bias_add_input_value(k);
+  const opr_tensor *bias = my_bias_add_input_bias(k);
   opr_tensor *out = nullptr;
-  opr_status s = myops_my_bias_add_alloc_output(k, value->rank, value->dims,
-                                                &out);
+  opr_status s = my_bias_add_alloc_output(k, value->rank, value->dims,
+                                          &out);
   if (s || out->num_elements == 0) return s;
   int64_t inner = 1;
-  if (myops_my_bias_add_attr_data_format(k) ==
-      MYOPS_MY_BIAS_ADD_DATA_FORMAT_NCHW)
+  if (my_bias_add_attr_data_format(k) == MY_BIAS_ADD_DATA_FORMAT_NCHW)
     for (int d = 2; d < value->rank; d++) inner *= value->dims[d];
   const int threads = 256;
   const int64_t want = (out->num_elements + threads - 1) / threads;
@@ -46,10 +45,10 @@ opr_status bias_add_gpu(opr_kernel_ctx *k) {
 }  // namespace
 
 opr_status register_bias_add_gpu(void) {
-  myops_my_bias_add_kernel kernel = {};
+  my_bias_add_kernel kernel = {};
   kernel.fn = bias_add_gpu;
   kernel.device = OPR_DEVICE_GPU;
   kernel.T = OPR_DTYPE_BIT(OPR_DT_FLOAT);  // double stays on the CPU kernel
   kernel.label = "cuda";
-  return myops_my_bias_add_register_kernel(&kernel);
+  return my_bias_add_register_kernel(&kernel);
 }

@@ -9,9 +9,9 @@
 
 /* Errors name the op, the argument and the rule that failed. */
 static opr_status check_shapes(opr_kernel_ctx *k, int64_t axis) {
-  const opr_tensor *first = myops_my_concat_input_values(k, 0);
-  for (size_t t = 1; t < myops_my_concat_input_values_count(k); t++) {
-    const opr_tensor *x = myops_my_concat_input_values(k, t);
+  const opr_tensor *first = my_concat_input_values(k, 0);
+  for (size_t t = 1; t < my_concat_input_values_count(k); t++) {
+    const opr_tensor *x = my_concat_input_values(k, t);
     if (x->rank != first->rank)
       return opr_error(OPR_INVALID_ARGUMENT, "MyConcat: the tensors of "
                        "'values' must have one rank, but values[%zu] has "
@@ -29,9 +29,9 @@ static opr_status check_shapes(opr_kernel_ctx *k, int64_t axis) {
 }
 
 static opr_status concat(opr_kernel_ctx *k) {
-  const opr_tensor *first = myops_my_concat_input_values(k, 0);
-  const size_t n = myops_my_concat_input_values_count(k);
-  int64_t axis = myops_my_concat_attr_axis(k);
+  const opr_tensor *first = my_concat_input_values(k, 0);
+  const size_t n = my_concat_input_values_count(k);
+  int64_t axis = my_concat_attr_axis(k);
   if (axis < -first->rank || axis >= first->rank)
     return opr_error(OPR_INVALID_ARGUMENT, "MyConcat: attr 'axis' (%lld) "
                      "must be in [%d, %d) for 'values' of rank %d",
@@ -45,11 +45,11 @@ static opr_status concat(opr_kernel_ctx *k) {
   memcpy(dims, first->dims, sizeof(int64_t) * (size_t)first->rank);
   dims[axis] = 0;
   for (size_t t = 0; t < n; t++)
-    dims[axis] += myops_my_concat_input_values(k, t)->dims[axis];
+    dims[axis] += my_concat_input_values(k, t)->dims[axis];
   for (int64_t d = 0; d < axis; d++) outer *= dims[d];
   for (int64_t d = axis + 1; d < first->rank; d++) inner *= dims[d];
   opr_tensor *out;
-  if ((s = myops_my_concat_alloc_output(k, first->rank, dims, &out)))
+  if ((s = my_concat_alloc_output(k, first->rank, dims, &out)))
     return s;
   if (out->num_elements == 0) return OPR_OK;
 
@@ -58,7 +58,7 @@ static opr_status concat(opr_kernel_ctx *k) {
   char *dst = out->data;
   for (int64_t o = 0; o < outer; o++)
     for (size_t t = 0; t < n; t++) {
-      const opr_tensor *x = myops_my_concat_input_values(k, t);
+      const opr_tensor *x = my_concat_input_values(k, t);
       size_t row = (size_t)(x->dims[axis] * inner) * elem;
       memcpy(dst, (const char *)x->data + (size_t)o * row, row);
       dst += row;
@@ -67,6 +67,6 @@ static opr_status concat(opr_kernel_ctx *k) {
 }
 
 opr_status register_concat(void) {
-  return myops_my_concat_register_kernel(&(myops_my_concat_kernel){
+  return my_concat_register_kernel(&(my_concat_kernel){
       .fn = concat, .device = OPR_DEVICE_CPU, .label = "cpu"});
 }

@@ -1,6 +1,6 @@
 // MySoftmax on the CPU, written in C++: the generated headers are
 // C++17-clean, so a kernel can be a template instantiated once per type
-// of T through the generated MYOPS_MY_SOFTMAX_T_TYPES X-macro.
+// of T through the generated MY_SOFTMAX_T_TYPES X-macro.
 #include "kernels.h"
 #include "myops_kernels.h"
 
@@ -34,9 +34,9 @@ void softmax(const T *x, T *y, const Layout &l) {
 }
 
 opr_status softmax_kernel(opr_kernel_ctx *k) {
-  const opr_tensor *logits = myops_my_softmax_input_logits(k);
+  const opr_tensor *logits = my_softmax_input_logits(k);
   const int64_t rank = logits->rank;
-  int64_t axis = myops_my_softmax_attr_axis(k);
+  int64_t axis = my_softmax_attr_axis(k);
   // A rule the spec cannot state: say which op, attr and rule failed.
   if (axis < -rank || axis >= rank)
     return opr_error(OPR_INVALID_ARGUMENT,
@@ -52,29 +52,29 @@ opr_status softmax_kernel(opr_kernel_ctx *k) {
     else l.inner *= logits->dims[d];
   }
   opr_tensor *out = nullptr;
-  opr_status s = myops_my_softmax_alloc_softmax(k, logits->rank,
-                                                logits->dims, &out);
+  opr_status s = my_softmax_alloc_softmax(k, logits->rank, logits->dims,
+                                          &out);
   if (s || logits->num_elements == 0) return s;
-  switch (myops_my_softmax_attr_T(k)) {
+  switch (my_softmax_attr_T(k)) {
 #define SOFTMAX_CASE(ID, CTYPE)                                     \
   case OPR_DT_##ID:                                                 \
     softmax(static_cast<const CTYPE *>(logits->data),               \
             static_cast<CTYPE *>(out->data), l);                    \
     return OPR_OK;
-    MYOPS_MY_SOFTMAX_T_TYPES(SOFTMAX_CASE)
+    MY_SOFTMAX_T_TYPES(SOFTMAX_CASE)
 #undef SOFTMAX_CASE
     default:
       return opr_error(OPR_UNIMPLEMENTED, "MySoftmax: no CPU body for %s",
-                       opr_dtype_name(myops_my_softmax_attr_T(k)));
+                       opr_dtype_name(my_softmax_attr_T(k)));
   }
 }
 
 }  // namespace
 
 opr_status register_softmax(void) {
-  myops_my_softmax_kernel kernel = {};
+  my_softmax_kernel kernel = {};
   kernel.fn = softmax_kernel;
   kernel.device = OPR_DEVICE_CPU;
   kernel.label = "cpu (C++)";
-  return myops_my_softmax_register_kernel(&kernel);
+  return my_softmax_register_kernel(&kernel);
 }
