@@ -736,6 +736,28 @@ static void import_reports_every_bad_op(void **state) {
   tu_diags_free(&d);
 }
 
+/* Every field of an op is read after an error, and duplicates are
+ * reported beside other errors: one pass gives them all. */
+static void import_reports_every_error_of_an_op(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text("op { name: 'A' is_stateful: 3 control_output: "
+                            "'c' }\nop { name: 'B' }\nop { name: 'B' }\n"
+                            "op { name: 'C' }\nop { name: 'C' }\n", &d);
+  assert_null(m);
+  assert_int_equal(d.count, 4);
+  assert_string_equal(d.lines[0], "t.pbtxt:1:29: error: field 'is_stateful' of "
+                      "OpDef must be true or false, found integer 3");
+  assert_string_equal(d.lines[1], "t.pbtxt:1:31: error: field 'control_output' "
+                      "of OpDef is not supported (the op model has no place "
+                      "for it)");
+  assert_string_equal(d.lines[2], "t.pbtxt:3:12: error: op 'B' is defined "
+                      "twice (first at 2:12)");
+  assert_string_equal(d.lines[3], "t.pbtxt:5:12: error: op 'C' is defined "
+                      "twice (first at 4:12)");
+  tu_diags_free(&d);
+}
+
 /* ---- names that would inject spec text ---- */
 
 static void names_op_name_with_spec_text_is_an_error(void **state) {
@@ -1757,6 +1779,7 @@ int main(void) {
       cmocka_unit_test(import_reports_bad_shapes_and_tensors),
       cmocka_unit_test(import_reports_bad_args),
       cmocka_unit_test(import_reports_every_bad_op),
+      cmocka_unit_test(import_reports_every_error_of_an_op),
       cmocka_unit_test(names_op_name_with_spec_text_is_an_error),
       cmocka_unit_test(names_attr_name_with_semicolon_is_an_error),
       cmocka_unit_test(names_attr_name_closing_a_comment_is_an_error),
