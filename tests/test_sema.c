@@ -492,6 +492,15 @@ static void distributed_communication_flag(void **state) {
   assert_true(m->ops[0]->is_distributed_communication);
   assert_false(m->ops[1]->is_distributed_communication);
   og_model_free(m);
+  tu_diags d = {0};
+  m = tu_compile("t.op", "op A { distributed_communication; "
+                 "distributed_communication; }\n", &d);
+  assert_non_null(m);
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0], "t.op:1:35: warning: duplicate "
+                      "'distributed_communication' flag");
+  og_model_free(m);
+  tu_diags_free(&d);
 }
 
 static void docs_flags_and_deprecation(void **state) {
