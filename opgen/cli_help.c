@@ -46,10 +46,11 @@ static const verb_help verbs[] = {
      "  --strict         warnings (REQUIRE_TIGHTENED) are errors\n"
      MAX_ERRORS_HELP HELP_HELP},
     {"import-tf",
-     "opgen import-tf " OG_CLI_MAX_ERRORS_USAGE "OPS.pbtxt -o DIR [--split]",
+     "opgen import-tf " OG_CLI_MAX_ERRORS_USAGE "OPS.pbtxt -o DIR [--split] [-v]",
      "write .op specs from a TensorFlow OpList",
      "  -o DIR           the output directory (required)\n"
      "  --split          one .op file per op (default: one file)\n"
+     "  -v, --verbose    name each op left out (internal, namespaced)\n"
      MAX_ERRORS_HELP HELP_HELP},
     {"help", "opgen help [VERB]", "print a verb's usage and options",
      "  VERB             the verb to describe (default: list the verbs)\n"},

@@ -246,6 +246,9 @@ static void write_op(og_writer *w, const og_op *op, const char *end) {
   field_bool(w, "is_aggregate", op->is_aggregate, false);
   field_bool(w, "allows_uninitialized_input", op->allows_uninitialized_input,
              false);
+  /* Written only when set, so dumps of ops without it stay as before. */
+  if (op->is_distributed_communication)
+    field_bool(w, "is_distributed_communication", true, false);
   field_deprecation(w, op);
   close_object(w, end);
 }

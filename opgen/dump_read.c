@@ -633,6 +633,10 @@ static bool read_flags(reader *r, const og_json *v, og_op *op) {
   ok &= get_bool(r, v, "is_aggregate", "op", &op->is_aggregate);
   ok &= get_bool(r, v, "allows_uninitialized_input", "op",
                  &op->allows_uninitialized_input);
+  /* Optional: dumps before it existed read as false. */
+  if (og_json_get(v, "is_distributed_communication"))
+    ok &= get_bool(r, v, "is_distributed_communication", "op",
+                   &op->is_distributed_communication);
   return ok;
 }
 
@@ -650,7 +654,8 @@ static og_op *read_op(reader *r, const og_json *v, const ctx_name *ctx) {
   static const char *const keys[] = {
       "name", "file", "line", "summary", "description", "input_arg",
       "output_arg", "attr", "is_stateful", "is_commutative", "is_aggregate",
-      "allows_uninitialized_input", "deprecation", NULL};
+      "allows_uninitialized_input", "is_distributed_communication",
+      "deprecation", NULL};
   og_op *op = og_arena_alloc(&r->m->arena, sizeof *op);
   const char *file = "";
   int64_t line = 0;

@@ -219,6 +219,8 @@ void og_emit_op_def(const og_op *op, og_writer *w) {
   if (op->is_aggregate) og_w_puts(w, "aggregate;\n");
   if (op->allows_uninitialized_input)
     og_w_puts(w, "allows_uninitialized_input;\n");
+  if (op->is_distributed_communication)
+    og_w_puts(w, "distributed_communication;\n");
   if (op->deprecated) {
     og_w_printf(w, "deprecated %" PRId32 " ", op->deprecation_version);
     write_cstring(w, op->deprecation_explanation, '"');

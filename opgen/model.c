@@ -158,6 +158,7 @@ bool og_op_equal(const og_op *a, const og_op *b) {
       a->is_commutative != b->is_commutative ||
       a->is_aggregate != b->is_aggregate ||
       a->allows_uninitialized_input != b->allows_uninitialized_input ||
+      a->is_distributed_communication != b->is_distributed_communication ||
       a->deprecated != b->deprecated)
     return false;
   if (a->deprecated && (a->deprecation_version != b->deprecation_version ||

@@ -157,6 +157,7 @@ typedef struct og_op {
   size_t nattrs;
   bool is_stateful, is_commutative, is_aggregate;
   bool allows_uninitialized_input;
+  bool is_distributed_communication; /* TensorFlow OpDef flag */
   bool deprecated;
   int32_t deprecation_version;
   const char *deprecation_explanation;

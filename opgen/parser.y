@@ -68,6 +68,7 @@ static bool resume_after_missing_semicolon(og_parse_ctx *ctx);
 %token <tok> KW_STATEFUL "'stateful'" KW_COMMUTATIVE "'commutative'"
 %token <tok> KW_AGGREGATE "'aggregate'"
 %token <tok> KW_ALLOWS_UNINITIALIZED_INPUT "'allows_uninitialized_input'"
+%token <tok> KW_DISTRIBUTED_COMMUNICATION "'distributed_communication'"
 %token <tok> KW_DEPRECATED "'deprecated'" KW_SHAPE "'shape'"
 %token <tok> KW_REQUIRE "'require'" KW_SHAPE_FN "'shape_fn'" KW_IN "'in'"
 %token <tok> KW_C_PREFIX "'c_prefix'"
@@ -171,13 +172,16 @@ flag:
 | KW_ALLOWS_UNINITIALIZED_INPUT {
     $$ = og_build_item(ctx, OG_ITEM_ALLOWS_UNINITIALIZED_INPUT, &$1, &@1, NULL, NULL);
   }
+| KW_DISTRIBUTED_COMMUNICATION {
+    $$ = og_build_item(ctx, OG_ITEM_DISTRIBUTED_COMMUNICATION, &$1, &@1, NULL, NULL);
+  }
 ;
 
 /* Keywords are contextual: any of them can be a name. */
 name:
   IDENT | KW_PACKAGE | KW_OP | KW_ATTR | KW_INPUT | KW_OUTPUT | KW_STATEFUL
 | KW_COMMUTATIVE | KW_AGGREGATE | KW_ALLOWS_UNINITIALIZED_INPUT
-| KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN | KW_C_PREFIX
+| KW_DISTRIBUTED_COMMUNICATION | KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN | KW_C_PREFIX
 ;
 
 attr_type:
@@ -356,7 +360,7 @@ static bool starts_item(int tok) {
   switch (tok) {
   case KW_ATTR: case KW_INPUT: case KW_OUTPUT: case KW_STATEFUL:
   case KW_COMMUTATIVE: case KW_AGGREGATE: case KW_ALLOWS_UNINITIALIZED_INPUT:
-  case KW_DEPRECATED: case KW_SHAPE: case KW_REQUIRE: case KW_SHAPE_FN:
+  case KW_DISTRIBUTED_COMMUNICATION: case KW_DEPRECATED: case KW_SHAPE: case KW_REQUIRE: case KW_SHAPE_FN:
   case '}':
     return true;
   default:

@@ -137,6 +137,10 @@ static void apply_flags(og_sema_op *s) {
       set_flag(s, it, &op->allows_uninitialized_input,
                "allows_uninitialized_input");
       break;
+    case OG_ITEM_DISTRIBUTED_COMMUNICATION:
+      set_flag(s, it, &op->is_distributed_communication,
+               "distributed_communication");
+      break;
     case OG_ITEM_DEPRECATED: apply_deprecation(s, it, &deprecated); break;
     default: break;
     }

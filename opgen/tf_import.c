@@ -19,8 +19,11 @@ typedef struct field_spec {
   const char *name;
   fkind kind;
   bool repeated;
-  bool unsupported; /* a real field the op model has no place for */
+  /* true: a real field the op model has no place for (an error);
+   * DROPPED: one skipped with one summary warning (full types). */
+  unsigned char unsupported;
 } field_spec;
+enum { DROPPED = 2 };
 
 /* A field's value, converted per its spec. */
 typedef struct fval {
@@ -42,12 +45,25 @@ typedef struct walker {
   const og_pb_node *seen[MAX_SPECS];
 } walker;
 
+/* Fields skipped in the whole file: reported once at the end. */
+enum { MAX_UNKNOWN_SHOWN = 8 };
+typedef struct skipped_fields {
+  const char *names[MAX_UNKNOWN_SHOWN]; /* "ArgDef.foo", distinct */
+  size_t nnames, uses;
+  bool more; /* distinct names past the shown ones */
+  og_srcpos first;
+  size_t dropped; /* experimental_full_type fields */
+  og_srcpos first_dropped;
+} skipped_fields;
+
 typedef struct imp {
   og_model *m;
   og_arena *a; /* the model's arena */
   og_diag *diag;
   const char *path;    /* model arena copy, for positions in the model */
   const char *package; /* model arena */
+  bool verbose;        /* list skipped ops by name */
+  skipped_fields skip;
 } imp;
 
 #define WALKER(TYPE, SPECS) {TYPE, SPECS, sizeof SPECS / sizeof *SPECS, {0}}
@@ -143,6 +159,41 @@ static bool convert(imp *c, const walker *w, const field_spec *s,
   return true;
 }
 
+static const field_spec *find_spec(const walker *w, const char *name) {
+  for (size_t i = 0; i < w->nspecs; i++)
+    if (strcmp(w->specs[i].name, name) == 0) return &w->specs[i];
+  return NULL;
+}
+
+static void note_unknown(imp *c, const walker *w, const og_pb_node *n) {
+  skipped_fields *s = &c->skip;
+  if (!s->uses++) s->first = model_pos(c, n->pos);
+  char *name = og_arena_printf(c->a, "%s.%s", w->type, n->name);
+  for (size_t i = 0; i < s->nnames; i++)
+    if (strcmp(s->names[i], name) == 0) return;
+  if (s->nnames < MAX_UNKNOWN_SHOWN) s->names[s->nnames++] = name;
+  else s->more = true;
+}
+
+/* `n` or the first field after it that the walk reads: unknown fields
+ * (from a newer TensorFlow) and dropped ones are counted and passed. */
+static const og_pb_node *known(imp *c, const walker *w, const og_pb_node *n) {
+  for (; n; n = n->next) {
+    const field_spec *s = find_spec(w, n->name);
+    if (s && s->unsupported != DROPPED) return n;
+    if (!s) {
+      note_unknown(c, w, n);
+    } else if (!c->skip.dropped++) {
+      c->skip.first_dropped = model_pos(c, n->pos);
+    }
+  }
+  return NULL;
+}
+
+#define EACH_FIELD(c, w, f, msg)                                             \
+  for (const og_pb_node *f = known(c, w, (msg)->fields); f;                 \
+       f = known(c, w, f->next))
+
 /* The spec index of field `n` with its value in *v, or -1 after an
  * error. */
 static int next_field(imp *c, walker *w, const og_pb_node *n, fval *v) {
@@ -198,7 +249,7 @@ static const field_spec dim_fields[] = {
 static bool dim_value(imp *c, const og_pb_node *msg, int64_t *out) {
   walker w = WALKER("TensorShapeProto.Dim", dim_fields);
   *out = 0;
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     if (next_field(c, &w, f, &v) < 0) return false;
     if (v.i < -1)
@@ -215,7 +266,7 @@ static bool shape_value(imp *c, const og_pb_node *msg, og_shape *out) {
   walker w = WALKER("TensorShapeProto", shape_fields);
   memset(out, 0, sizeof *out);
   out->dims = og_arena_array(c->a, count_fields(msg, "dim"), sizeof *out->dims);
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0) return false;
@@ -307,7 +358,7 @@ static bool tensor_value(imp *c, const og_pb_node *msg, og_tensor *out) {
   walker w = WALKER("TensorProto", tensor_fields);
   memset(out, 0, sizeof *out);
   size_t nvalues = 0;
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0) return false;
@@ -329,7 +380,7 @@ static const field_spec func_fields[] = {
 static bool func_value(imp *c, const og_pb_node *msg, const char **out) {
   walker w = WALKER("NameAttrList", func_fields);
   *out = "";
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     if (next_field(c, &w, f, &v) < 0 || !cstr(c, &v, out)) return false;
   }
@@ -387,7 +438,7 @@ static bool list_value(imp *c, const og_pb_node *msg, og_attr_type t,
   size_t n = count_fields(msg, list_fields[t.kind].name);
   out->kind = OG_VAL_LIST;
   out->u.list.items = og_arena_array(c->a, n, sizeof *out->u.list.items);
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0) return false;
@@ -408,7 +459,7 @@ static og_value *attr_value(imp *c, const og_pb_node *msg, og_attr_type t,
   const og_pb_node *set = NULL;
   fval sv = {0};
   int set_id = -1;
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0) return NULL;
@@ -494,7 +545,7 @@ static bool import_attr(imp *c, const og_pb_node *msg, og_attr *attr) {
   walker w = WALKER("AttrDef", attr_fields);
   attr->name = attr->description = "";
   attr->pos = model_pos(c, msg->pos);
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0) return false;
@@ -517,7 +568,7 @@ static const field_spec arg_fields[] = {
     {"type_list_attr", F_STR, false, false},
     {"is_ref", F_BOOL, false, false},
     {"handle_data", F_MSG, true, true},
-    {"experimental_full_type", F_MSG, false, true},
+    {"experimental_full_type", F_MSG, false, DROPPED},
 };
 enum { ARG_NAME, ARG_DESC, ARG_TYPE, ARG_TYPE_ATTR, ARG_NUMBER_ATTR,
        ARG_TYPE_LIST_ATTR, ARG_IS_REF };
@@ -543,7 +594,7 @@ static bool import_arg(imp *c, const og_pb_node *msg, og_arg *arg,
   arg->name = arg->description = arg->type_attr = "";
   arg->number_attr = arg->type_list_attr = "";
   arg->pos = model_pos(c, msg->pos);
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0 || !arg_field(c, arg, id, &v)) return false;
@@ -602,7 +653,7 @@ static const field_spec deprecation_fields[] = {
 static bool import_deprecation(imp *c, const og_pb_node *msg, og_op *op) {
   walker w = WALKER("OpDeprecation", deprecation_fields);
   op->deprecated = true;
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
     if (id < 0) return false;
@@ -628,11 +679,11 @@ static const field_spec op_fields[] = {
     {"is_aggregate", F_BOOL, false, false},
     {"is_stateful", F_BOOL, false, false},
     {"allows_uninitialized_input", F_BOOL, false, false},
-    {"is_distributed_communication", F_BOOL, false, true},
+    {"is_distributed_communication", F_BOOL, false, false},
 };
 enum { OP_NAME, OP_INPUT, OP_OUTPUT, OP_CONTROL, OP_ATTR, OP_DEPRECATION,
        OP_SUMMARY, OP_DESCRIPTION, OP_COMMUTATIVE, OP_AGGREGATE, OP_STATEFUL,
-       OP_UNINIT };
+       OP_UNINIT, OP_DISTRIBUTED };
 
 static bool op_field(imp *c, og_op *op, int id, const fval *v) {
   const og_pb_node *n = v->node;
@@ -649,6 +700,7 @@ static bool op_field(imp *c, og_op *op, int id, const fval *v) {
   case OP_AGGREGATE: op->is_aggregate = v->b; return true;
   case OP_STATEFUL: op->is_stateful = v->b; return true;
   case OP_UNINIT: op->allows_uninitialized_input = v->b; return true;
+  case OP_DISTRIBUTED: op->is_distributed_communication = v->b; return true;
   }
   return true;
 }
@@ -668,28 +720,46 @@ static og_op *new_op(imp *c, const og_pb_node *msg) {
   return op;
 }
 
-/* NULL after an error, or for an internal op (*internal set). */
-static og_op *import_op(imp *c, const og_pb_node *msg, bool *internal) {
+/* Ops the .op language cannot hold, left out: internal ones ('_' names)
+ * and namespaced ones ("Ns>Name"). */
+typedef enum skip_kind { SKIP_NONE, SKIP_INTERNAL, SKIP_NAMESPACED } skip_kind;
+
+static skip_kind skip_of(const char *name) {
+  if (name[0] == '_') return SKIP_INTERNAL;
+  return strchr(name, '>') ? SKIP_NAMESPACED : SKIP_NONE;
+}
+
+/* Every reference of every arg, each error reported. */
+static bool check_all_refs(imp *c, og_op *op) {
+  bool ok = true;
+  for (size_t i = 0; i < op->ninputs; i++)
+    ok &= check_arg_refs(c, op, &op->inputs[i], true);
+  for (size_t i = 0; i < op->noutputs; i++)
+    ok &= check_arg_refs(c, op, &op->outputs[i], false);
+  return ok;
+}
+
+/* NULL after an error, or for an op left out (*skip set). Every field is
+ * read even after an error, so that one pass reports them all. */
+static og_op *import_op(imp *c, const og_pb_node *msg, skip_kind *skip) {
   walker w = WALKER("OpDef", op_fields);
   og_op *op = new_op(c, msg);
-  for (const og_pb_node *f = msg->fields; f; f = f->next) {
+  bool ok = true;
+  EACH_FIELD(c, &w, f, msg) {
     fval v;
     int id = next_field(c, &w, f, &v);
-    if (id < 0 || !op_field(c, op, id, &v)) return NULL;
+    if (id < 0 || !op_field(c, op, id, &v)) ok = false;
   }
+  if (!ok) return NULL;
   if (!*op->name) {
     fail(c, msg->pos, "op has no name");
     return NULL;
   }
   if (w.seen[OP_NAME]) op->pos = model_pos(c, w.seen[OP_NAME]->value_pos);
-  *internal = op->name[0] == '_';
-  if (*internal) return op;
+  *skip = skip_of(op->name);
+  if (*skip != SKIP_NONE) return op;
   if (!og_tf_check_names(c->diag, op)) return NULL;
-  for (size_t i = 0; i < op->ninputs; i++)
-    if (!check_arg_refs(c, op, &op->inputs[i], true)) return NULL;
-  for (size_t i = 0; i < op->noutputs; i++)
-    if (!check_arg_refs(c, op, &op->outputs[i], false)) return NULL;
-  return op;
+  return check_all_refs(c, op) ? op : NULL;
 }
 
 /* ---- OpList ---- */
@@ -698,50 +768,99 @@ static const field_spec oplist_fields[] = {{"op", F_MSG, true, false}};
 
 static bool check_unique(imp *c) {
   og_model *m = c->m;
+  bool ok = true;
   for (size_t i = 1; i < m->nops; i++) {
     const og_op *a = m->ops[i - 1], *b = m->ops[i];
     if (strcmp(a->name, b->name) != 0) continue;
     if (b->pos.line < a->pos.line) a = b, b = m->ops[i - 1];
-    return fail(c, b->pos, "op '%s' is defined twice (first at %u:%u)",
-                b->name, (unsigned)a->pos.line, (unsigned)a->pos.col);
+    ok = fail(c, b->pos, "op '%s' is defined twice (first at %u:%u)",
+              b->name, (unsigned)a->pos.line, (unsigned)a->pos.col);
   }
-  return true;
+  return ok;
 }
 
-/* Internal ops ('_' names, which `.op` files cannot hold) are left out,
- * with one warning for all of them at the first. */
-static void warn_internal(imp *c, size_t count, const og_op *first) {
+/* The ops left out of one kind, in file order. */
+typedef struct skipped_ops {
+  const og_op **ops;
+  size_t count, cap;
+} skipped_ops;
+
+/* One warning for all the skipped ops of a kind, at the first; under
+ * verbose, one note naming each. */
+static void warn_skipped(imp *c, const skipped_ops *s, const char *kind,
+                         const char *why) {
   char shown[OG_NAME_SHOWN_MAX];
-  if (!count) return;
-  og_diag_report(c->diag, OG_SEV_WARNING, first->pos,
-                 "skipped %zu internal op%s (names starting with '_' are "
-                 "reserved in .op files), the first '%s'",
-                 count, count == 1 ? "" : "s",
-                 og_name_shown(first->name, shown));
+  if (!s->count) return;
+  og_diag_report(c->diag, OG_SEV_WARNING, s->ops[0]->pos,
+                 "skipped %zu %s op%s (%s), the first '%s'%s", s->count,
+                 kind, s->count == 1 ? "" : "s", why,
+                 og_name_shown(s->ops[0]->name, shown),
+                 c->verbose || s->count == 1 ? "" : " (-v names them all)");
+  for (size_t i = 0; c->verbose && i < s->count; i++)
+    og_diag_report(c->diag, OG_SEV_NOTE, s->ops[i]->pos, "skipped %s op '%s'",
+                   kind, og_name_shown(s->ops[i]->name, shown));
+}
+
+/* One warning for the unknown fields (naming them) and one for the
+ * dropped full types (counting them). */
+static void warn_fields(imp *c) {
+  const skipped_fields *s = &c->skip;
+  if (s->uses) {
+    char *names = "";
+    for (size_t i = 0; i < s->nnames; i++)
+      names = og_arena_printf(c->a, "%s%s'%s'", names, i ? ", " : "",
+                              s->names[i]);
+    og_diag_report(c->diag, OG_SEV_WARNING, s->first,
+                   "skipped %zu unknown field%s (from a newer TensorFlow?): "
+                   "%s%s",
+                   s->uses, s->uses == 1 ? "" : "s", names,
+                   s->more ? " and others" : "");
+  }
+  if (s->dropped)
+    og_diag_report(c->diag, OG_SEV_WARNING, s->first_dropped,
+                   "dropped %zu experimental_full_type field%s (the op model "
+                   "has no place for full types)",
+                   s->dropped, s->dropped == 1 ? "" : "s");
+}
+
+static void add_skipped(skipped_ops *s, const og_op *op) {
+  s->ops = og_xgrow(s->ops, &s->cap, s->count + 1, sizeof *s->ops);
+  s->ops[s->count++] = op;
 }
 
 static void import_ops(imp *c, const og_pb_node *root) {
   walker w = WALKER("OpList", oplist_fields);
-  size_t cap = 0, internal = 0;
-  const og_op *first_internal = NULL;
-  for (const og_pb_node *f = root->fields; f; f = f->next) {
+  size_t cap = 0;
+  skipped_ops internal = {0}, namespaced = {0};
+  EACH_FIELD(c, &w, f, root) {
     fval v;
     if (next_field(c, &w, f, &v) < 0) continue; /* report every bad op */
-    bool is_internal = false;
-    og_op *op = import_op(c, f, &is_internal);
-    if (op && is_internal) {
-      if (!internal++) first_internal = op;
+    skip_kind skip = SKIP_NONE;
+    og_op *op = import_op(c, f, &skip);
+    if (!op) continue;
+    if (skip != SKIP_NONE) {
+      add_skipped(skip == SKIP_INTERNAL ? &internal : &namespaced, op);
       continue;
     }
-    if (!op) continue;
     c->m->ops = og_xgrow(c->m->ops, &cap, c->m->nops + 1, sizeof *c->m->ops);
     c->m->ops[c->m->nops++] = op;
   }
-  warn_internal(c, internal, first_internal);
+  warn_fields(c);
+  warn_skipped(c, &internal, "internal",
+               "names starting with '_' are reserved in .op files");
+  warn_skipped(c, &namespaced, "namespaced",
+               "'Ns>Name' is not an op name of .op files");
+  free(internal.ops);
+  free(namespaced.ops);
 }
 
 og_model *og_tf_import(const char *path, const char *text, size_t len,
                        og_diag *diag) {
+  return og_tf_import_verbose(path, text, len, diag, false);
+}
+
+og_model *og_tf_import_verbose(const char *path, const char *text,
+                               size_t len, og_diag *diag, bool verbose) {
   size_t errors = diag->errors;
   og_arena tree_arena; /* the parse tree; freed before returning */
   og_arena_init(&tree_arena);
@@ -749,12 +868,14 @@ og_model *og_tf_import(const char *path, const char *text, size_t len,
   og_model *m = NULL;
   if (root) {
     m = og_model_new();
-    imp c = {m, &m->arena, diag, NULL, NULL};
+    imp c;
+    memset(&c, 0, sizeof c);
+    c.m = m, c.a = &m->arena, c.diag = diag, c.verbose = verbose;
     c.path = og_arena_strdup(c.a, path ? path : "<input>");
     c.package = og_tf_package_name(c.a, c.path);
     import_ops(&c, root);
     og_model_sort(m);
-    if (diag->errors == errors) check_unique(&c);
+    check_unique(&c);
   }
   og_arena_free(&tree_arena);
   if (m && diag->errors != errors) {

@@ -15,12 +15,19 @@
  * values of the wrong kind, fields the model has no place for, and broken
  * references (an arg naming a missing attr) are errors reported to `diag`
  * with their position, and so is a name the `.op` language cannot hold
- * (og_tf_check_names). Internal ops, whose names start with '_', are left
- * out with one warning that counts them. Returns the model (ops sorted by
+ * (og_tf_check_names). Unknown fields (a newer TensorFlow's) are skipped
+ * with one warning naming them, experimental_full_type with one warning
+ * counting them. Internal ops ('_' names) and namespaced ones ("Ns>Name")
+ * are left out with one warning per kind that counts them. Every op is
+ * read, so that one pass reports all the errors of a file. Returns the model (ops sorted by
  * name; the caller owns it: og_model_free), or NULL when any error was
  * reported. Every op's package is og_tf_package_name(path). */
 og_model *og_tf_import(const char *path, const char *text, size_t len,
                        og_diag *diag);
+
+/* og_tf_import; with `verbose`, a note names each op left out. */
+og_model *og_tf_import_verbose(const char *path, const char *text,
+                               size_t len, og_diag *diag, bool verbose);
 
 /* Checks every name that `.op` text of `op` would hold (the op's, its
  * attrs', its inputs' and outputs', and the attr names they refer to)

@@ -25,6 +25,7 @@
 typedef struct opts {
   const char *input, *outdir;
   bool split;
+  bool verbose; /* -v: name the ops left out */
 } opts;
 
 static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt,
@@ -63,6 +64,8 @@ static int parse_args(int argc, char **argv, opts *o) {
                            "(0: no limit)", a);
     } else if (strcmp(a, "--split") == 0) {
       o->split = true;
+    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+      o->verbose = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       og_cli_print_help(stdout, "import-tf");
       return -1;
@@ -336,7 +339,8 @@ static int import_and_write(const opts *o, og_sources *sources, int index) {
   og_cli_diag_init(&diag, sources, og_diag_print_sink, &printer);
   if (!check_encoding(&diag, sources, index)) return 1;
   const og_source *src = sources->items[index];
-  og_model *m = og_tf_import(o->input, src->text, src->len, &diag);
+  og_model *m = og_tf_import_verbose(o->input, src->text, src->len, &diag,
+                                     o->verbose);
   if (!m) {
     og_diag_print_suppressed(stderr, &diag);
     return 1;

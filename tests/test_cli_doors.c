@@ -307,7 +307,7 @@ static void compat_and_import_misuse(void **state) {
            "or github) 'xml'\n%s", compat_usage);
   expect_run(2, want, "compat", "--baseline", good, "--format=xml", good);
   const char *import_usage = "usage: opgen import-tf [--max-errors=N] "
-                             "OPS.pbtxt -o DIR [--split]\n";
+                             "OPS.pbtxt -o DIR [--split] [-v]\n";
   snprintf(want, sizeof want, "opgen: error: option '-o' needs a "
            "directory\n%s", import_usage);
   expect_run(2, want, "import-tf", "x.pbtxt", "-o");

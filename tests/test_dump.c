@@ -614,6 +614,36 @@ static void read_accepts_integers_for_float_attrs(void **state) {
   og_model_free(m);
 }
 
+/* The flag is written only when set; a dump without it (any older dump)
+ * reads as false. */
+static void distributed_communication_round_trips(void **state) {
+  (void)state;
+  og_model *m = og_model_new();
+  og_op *op = new_op(m, "Collective", "c.op", 1);
+  set_args(m, op, NULL, 0, NULL, 0);
+  op->is_distributed_communication = true;
+  add_op(m, op);
+  og_op *plain = new_op(m, "Plain", "c.op", 2);
+  set_args(m, plain, NULL, 0, NULL, 0);
+  add_op(m, plain);
+  size_t len;
+  char *text = dump(m, &len);
+  const char *flag = "\"is_distributed_communication\": true";
+  const char *at = strstr(text, flag);
+  assert_non_null(at);
+  assert_null(strstr(at + strlen(flag), "is_distributed_communication"));
+  tu_diags d = {0};
+  og_model *back = read_back(text, len, &d);
+  assert_non_null(back);
+  assert_true(back->ops[0]->is_distributed_communication);
+  assert_false(back->ops[1]->is_distributed_communication);
+  assert_models_equal(m, back);
+  free(text);
+  og_model_free(back);
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
 static void read_sorts_ops_by_name(void **state) {
   (void)state;
   static const char json[] =
@@ -1131,6 +1161,7 @@ int main(void) {
       cmocka_unit_test(read_keeps_float_kinds),
       cmocka_unit_test(read_accepts_integers_for_float_attrs),
       cmocka_unit_test(read_sorts_ops_by_name),
+      cmocka_unit_test(distributed_communication_round_trips),
       cmocka_unit_test(read_reports_malformed_json_position),
       cmocka_unit_test(read_reports_bad_strings),
       cmocka_unit_test(read_reports_bad_numbers_and_literals),

@@ -11,7 +11,7 @@ static const char *const keywords[] = {
     "package",  "op",          "attr",     "input",
     "output",   "stateful",    "commutative", "aggregate",
     "allows_uninitialized_input", "deprecated", "shape",
-    "require",  "shape_fn",    "in",
+    "require",  "shape_fn",    "in",       "distributed_communication",
 };
 enum { NKEYWORDS = sizeof keywords / sizeof keywords[0] };
 

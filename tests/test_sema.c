@@ -483,6 +483,26 @@ static void keywords_are_names(void **state) {
 
 /* ---- op items ---- */
 
+/* `distributed_communication;` sets TensorFlow's
+ * is_distributed_communication; given twice, it is reported like any flag. */
+static void distributed_communication_flag(void **state) {
+  (void)state;
+  og_model *m = tu_expect_ok("op A {\n  distributed_communication;\n}\n"
+                             "op B {\n}\n");
+  assert_true(m->ops[0]->is_distributed_communication);
+  assert_false(m->ops[1]->is_distributed_communication);
+  og_model_free(m);
+  tu_diags d = {0};
+  m = tu_compile("t.op", "op A { distributed_communication; "
+                 "distributed_communication; }\n", &d);
+  assert_non_null(m);
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0], "t.op:1:35: warning: duplicate "
+                      "'distributed_communication' flag");
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
 static void docs_flags_and_deprecation(void **state) {
   (void)state;
   og_model *m = tu_expect_ok(
@@ -782,6 +802,7 @@ int main(void) {
       cmocka_unit_test(resource_arg_makes_op_stateful),
       cmocka_unit_test(keywords_are_names),
       cmocka_unit_test(docs_flags_and_deprecation),
+      cmocka_unit_test(distributed_communication_flag),
       cmocka_unit_test(prefix_defaults_to_file_name),
       cmocka_unit_test(prefix_from_file_name_is_ascii_in_any_locale),
       cmocka_unit_test(deprecated_twice),

@@ -525,21 +525,42 @@ static void import_sorts_ops_and_reads_minimal_ops(void **state) {
   og_model_free(m);
 }
 
-static void import_reports_unknown_fields(void **state) {
+/* Fields of a newer TensorFlow are skipped: one warning names them all
+ * (each once), at the first. */
+static void import_skips_unknown_fields_with_one_warning(void **state) {
   (void)state;
-  expect_import_error("ops { }", "1:1: error: unknown field 'ops' in OpList");
-  expect_import_error("op { name: 'A' colour: 1 }",
-                      "1:16: error: unknown field 'colour' in OpDef");
-  expect_import_error("op { name: 'A' input_arg { name: 'x' kind: 1 } }",
-                      "1:38: error: unknown field 'kind' in ArgDef");
-  expect_import_error("op { name: 'A' attr { name: 'x' type: 'int' max: 1 } }",
-                      "1:45: error: unknown field 'max' in AttrDef");
-  expect_import_error("op { name: 'A' attr { name: 'x' type: 'int'\n"
-                      "  default_value { j: 1 } } }",
-                      "2:19: error: unknown field 'j' in AttrValue");
-  expect_import_error("op { name: 'A' attr { name: 'x' type: 'shape'\n"
-                      "  default_value { shape { dim { sz: 1 } } } } }",
-                      "2:33: error: unknown field 'sz' in TensorShapeProto.Dim");
+  tu_diags d = {0};
+  og_model *m = import_text(
+      "op { name: 'A' colour: 1 input_arg { name: 'x' type: DT_FLOAT "
+      "kind { a: 1 } } }\nop { name: 'B' colour: 2 attr { name: 'y' "
+      "type: 'int' max: 1 } }\nops { }\n", &d);
+  assert_non_null(m);
+  assert_int_equal(m->nops, 2);
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:1:16: warning: skipped 5 unknown fields (from a "
+                      "newer TensorFlow?): 'OpDef.colour', 'ArgDef.kind', "
+                      "'AttrDef.max', 'OpList.ops'");
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
+/* Unknown fields inside values (AttrValue, shapes) are skipped too. */
+static void import_skips_unknown_fields_in_values(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text(
+      "op { name: 'A' attr { name: 'x' type: 'shape'\n"
+      "  default_value { shape { dim { size: 2 sz: 1 } } j: 1 } } }", &d);
+  assert_non_null(m);
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:2:51: warning: skipped 2 unknown fields (from a "
+                      "newer TensorFlow?): 'AttrValue.j', "
+                      "'TensorShapeProto.Dim.sz'");
+  assert_value_text(og_op_find_attr(m->ops[0], "x")->default_value, "[2]");
+  og_model_free(m);
+  tu_diags_free(&d);
 }
 
 static void import_reports_unsupported_fields(void **state) {
@@ -547,10 +568,37 @@ static void import_reports_unsupported_fields(void **state) {
   expect_import_error("op { name: 'A' control_output: 'c' }",
                       "1:16: error: field 'control_output' of OpDef is not "
                       "supported (the op model has no place for it)");
-  expect_import_error("op { name: 'A' input_arg { name: 'x' type: DT_FLOAT\n"
-                      "  experimental_full_type { } } }",
-                      "2:3: error: field 'experimental_full_type' of ArgDef is "
-                      "not supported (the op model has no place for it)");
+}
+
+/* experimental_full_type (nested messages) is dropped: one warning counts
+ * them, at the first. */
+static void import_drops_full_types_with_one_warning(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text(
+      "op { name: 'A' input_arg { name: 'x' type: DT_FLOAT\n"
+      "  experimental_full_type { type_id: TFT_TENSOR args { type_id: TFT_VAR "
+      "s: 'T' } } }\n output_arg { name: 'y' type: DT_FLOAT "
+      "experimental_full_type { } } }", &d);
+  assert_non_null(m);
+  assert_int_equal(m->ops[0]->ninputs, 1);
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.lines[0],
+                      "t.pbtxt:2:3: warning: dropped 2 experimental_full_type "
+                      "fields (the op model has no place for full types)");
+  og_model_free(m);
+  tu_diags_free(&d);
+}
+
+/* is_distributed_communication is an op flag: read, and false unless
+ * set. */
+static void import_reads_distributed_communication(void **state) {
+  (void)state;
+  og_model *m = import_ok("op { name: 'A' is_distributed_communication: true }\n"
+                          "op { name: 'B' }");
+  assert_true(m->ops[0]->is_distributed_communication);
+  assert_false(m->ops[1]->is_distributed_communication);
+  og_model_free(m);
 }
 
 static void import_reports_bad_values(void **state) {
@@ -675,12 +723,38 @@ static void import_reports_bad_args(void **state) {
 static void import_reports_every_bad_op(void **state) {
   (void)state;
   tu_diags d = {0};
-  og_model *m = import_text("op { name: 'A' x: 1 }\nop { name: 'B' }\n"
-                            "op { name: 'C' y: 1 }\n", &d);
+  og_model *m = import_text("op { name: 'A' control_output: 'c' }\n"
+                            "op { name: 'B' }\n"
+                            "op { name: 'C' is_stateful: 3 }\n", &d);
   assert_null(m);
   assert_int_equal(d.count, 2);
-  assert_string_equal(d.lines[0], "t.pbtxt:1:16: error: unknown field 'x' in OpDef");
-  assert_string_equal(d.lines[1], "t.pbtxt:3:16: error: unknown field 'y' in OpDef");
+  assert_string_equal(d.lines[0], "t.pbtxt:1:16: error: field 'control_output' "
+                      "of OpDef is not supported (the op model has no place "
+                      "for it)");
+  assert_string_equal(d.lines[1], "t.pbtxt:3:29: error: field 'is_stateful' of "
+                      "OpDef must be true or false, found integer 3");
+  tu_diags_free(&d);
+}
+
+/* Every field of an op is read after an error, and duplicates are
+ * reported beside other errors: one pass gives them all. */
+static void import_reports_every_error_of_an_op(void **state) {
+  (void)state;
+  tu_diags d = {0};
+  og_model *m = import_text("op { name: 'A' is_stateful: 3 control_output: "
+                            "'c' }\nop { name: 'B' }\nop { name: 'B' }\n"
+                            "op { name: 'C' }\nop { name: 'C' }\n", &d);
+  assert_null(m);
+  assert_int_equal(d.count, 4);
+  assert_string_equal(d.lines[0], "t.pbtxt:1:29: error: field 'is_stateful' of "
+                      "OpDef must be true or false, found integer 3");
+  assert_string_equal(d.lines[1], "t.pbtxt:1:31: error: field 'control_output' "
+                      "of OpDef is not supported (the op model has no place "
+                      "for it)");
+  assert_string_equal(d.lines[2], "t.pbtxt:3:12: error: op 'B' is defined "
+                      "twice (first at 2:12)");
+  assert_string_equal(d.lines[3], "t.pbtxt:5:12: error: op 'C' is defined "
+                      "twice (first at 4:12)");
   tu_diags_free(&d);
 }
 
@@ -780,7 +854,7 @@ static void names_internal_ops_are_skipped_with_one_warning(void **state) {
   assert_string_equal(d.lines[0],
                       "t.pbtxt:1:12: warning: skipped 2 internal ops (names "
                       "starting with '_' are reserved in .op files), the "
-                      "first '_Send'");
+                      "first '_Send' (-v names them all)");
   og_model_free(m);
   tu_diags_free(&d);
 }
@@ -1318,7 +1392,7 @@ static void cli_split_writes_one_file_per_op(void **state) {
 static void cli_writes_nothing_for_invalid_input(void **state) {
   (void)state;
   const char *in = tmp_path("bad.pbtxt");
-  write_text(in, "op { name: 'A' }\nop { name: 'B' bogus: 1 }\n");
+  write_text(in, "op { name: 'A' }\nop { name: 'B' is_stateful: 2 }\n");
   const char *args[] = {"import-tf", in, "-o", tmp_path("bad_out")};
   assert_int_equal(run_cli(4, args), 1);
   struct stat st;
@@ -1596,6 +1670,42 @@ static void cli_skips_internal_ops_with_a_warning(void **state) {
   free(err);
 }
 
+/* The hand-written OpList with today's fields (tests/tf/): imports with
+ * one warning per kind of thing left out, and under -v a note per op. */
+static void cli_imports_todays_fields_fixture(void **state) {
+  (void)state;
+  const char *fixture = "tests/tf/oplist_2_21_fields.pbtxt";
+  const char *args[] = {"import-tf", "-v", fixture, "-o",
+                        tmp_path("fixture_out")};
+  char *err = NULL;
+  assert_int_equal(run_cli_err(5, args, &err), 0);
+  char got[2048] = "";
+  for (const char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+    if (strncmp(l, fixture, strlen(fixture)) == 0)
+      snprintf(got + strlen(got), sizeof got - strlen(got), "%.*s\n",
+               (int)(strcspn(l, "\n") - strlen(fixture)), l + strlen(fixture));
+  assert_string_equal(got,
+      ":57:5: warning: skipped 3 unknown fields (from a newer TensorFlow?): "
+      "'AttrDef.future_attr_flag', 'OpDef.future_op_field', "
+      "'OpDef.future_op_number'\n"
+      ":16:5: warning: dropped 2 experimental_full_type fields (the op model "
+      "has no place for full types)\n"
+      ":66:9: warning: skipped 2 internal ops (names starting with '_' are "
+      "reserved in .op files), the first '_Send'\n"
+      ":66:9: note: skipped internal op '_Send'\n"
+      ":78:9: note: skipped internal op '_Recv'\n"
+      ":90:9: warning: skipped 1 namespaced op ('Ns>Name' is not an op name "
+      "of .op files), the first 'Addons>Resampler'\n"
+      ":90:9: note: skipped namespaced op 'Addons>Resampler'\n");
+  char *text = slurp(tmp_path("fixture_out/oplist_2_21_fields.op"));
+  assert_non_null(text);
+  assert_non_null(strstr(text, "op CollectiveReduceV2 {\n"));
+  assert_non_null(strstr(text, "  stateful;\n  distributed_communication;\n}"));
+  assert_null(strstr(text, "Resampler"));
+  free(text);
+  free(err);
+}
+
 /* Text that reads back with a flag the OpList does not set (a resource
  * input makes an op stateful) is an error, not a warning. */
 static void cli_text_reading_back_with_another_flag_is_an_error(void **state) {
@@ -1658,14 +1768,18 @@ int main(void) {
       cmocka_unit_test(import_reads_attrs),
       cmocka_unit_test(import_reads_default_values),
       cmocka_unit_test(import_sorts_ops_and_reads_minimal_ops),
-      cmocka_unit_test(import_reports_unknown_fields),
+      cmocka_unit_test(import_skips_unknown_fields_with_one_warning),
+      cmocka_unit_test(import_skips_unknown_fields_in_values),
       cmocka_unit_test(import_reports_unsupported_fields),
+      cmocka_unit_test(import_drops_full_types_with_one_warning),
+      cmocka_unit_test(import_reads_distributed_communication),
       cmocka_unit_test(import_reports_bad_values),
       cmocka_unit_test(import_reports_duplicates),
       cmocka_unit_test(import_reports_bad_attrs),
       cmocka_unit_test(import_reports_bad_shapes_and_tensors),
       cmocka_unit_test(import_reports_bad_args),
       cmocka_unit_test(import_reports_every_bad_op),
+      cmocka_unit_test(import_reports_every_error_of_an_op),
       cmocka_unit_test(names_op_name_with_spec_text_is_an_error),
       cmocka_unit_test(names_attr_name_with_semicolon_is_an_error),
       cmocka_unit_test(names_attr_name_closing_a_comment_is_an_error),
@@ -1700,6 +1814,7 @@ int main(void) {
       cmocka_unit_test(cli_split_file_names_stay_in_the_directory),
       cmocka_unit_test(cli_split_file_names_that_clash_are_an_error),
       cmocka_unit_test(cli_skips_internal_ops_with_a_warning),
+      cmocka_unit_test(cli_imports_todays_fields_fixture),
       cmocka_unit_test(cli_text_reading_back_with_another_flag_is_an_error),
   };
   int failed = cmocka_run_group_tests_name("tf_import", unit, cli_setup,

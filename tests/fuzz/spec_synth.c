@@ -276,8 +276,9 @@ static char *op_name(synth *s, const char *forced) {
 
 static void put_flags(synth *s, fz_buf *b) {
   static const char *const flags[] = {
-      "stateful", "commutative", "aggregate", "allows_uninitialized_input"};
-  for (int i = 0; i < 4; i++)
+      "stateful", "commutative", "aggregate", "allows_uninitialized_input",
+      "distributed_communication"};
+  for (int i = 0; i < 5; i++)
     if (fz_one_in(s->r, 5)) fz_printf(b, "  %s;\n", flags[i]);
   if (fz_one_in(s->r, 6)) {
     static const char *const versions[] = {"1", "7", "0", "2147483647"};
