@@ -21,19 +21,8 @@ if(NOT compilers)
   message("opgen-test-skipped: neither g++ nor clang++ is installed")
   return()
 endif()
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}")
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                  ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}")
-  endif()
-endfunction()
-
-run("${OPGEN}" import-tf "${CORPUS}" -o "${WORK_DIR}/specs")
-run("${OPGEN}" gen -o "${WORK_DIR}/gen" "${WORK_DIR}/specs/tf_ops.op")
+include("${CMAKE_CURRENT_LIST_DIR}/corpus_steps.cmake")
+opgen_corpus_generate()
 
 # One variable per defaults macro, typed by the attrs struct that the
 # header declares just before it ("} <type>;").

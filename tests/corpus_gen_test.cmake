@@ -8,19 +8,8 @@ if(NOT EXISTS "${CORPUS}")
   message("opgen-test-skipped: no corpus at ${CORPUS}")
   return()
 endif()
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}")
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                  ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}")
-  endif()
-endfunction()
-
-run("${OPGEN}" import-tf "${CORPUS}" -o "${WORK_DIR}/specs")
-run("${OPGEN}" gen -o "${WORK_DIR}/gen" "${WORK_DIR}/specs/tf_ops.op")
+include("${CMAKE_CURRENT_LIST_DIR}/corpus_steps.cmake")
+opgen_corpus_generate()
 file(WRITE "${WORK_DIR}/kernels.c" "#include \"tf_ops_kernels.h\"\n")
 set(flags -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only
     -I${RUNTIME_INCLUDE} -I${WORK_DIR}/gen)

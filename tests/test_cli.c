@@ -246,15 +246,7 @@ static void gen_usage_and_io_errors(void **state) {
   run_free(&r);
 }
 
-static int setup(void **state) {
-  (void)state;
-  return tu_tmpdir_make(tmpdir);
-}
-
-static int teardown(void **state) {
-  (void)state;
-  return tu_tmpdir_remove(tmpdir);
-}
+TU_TMPDIR_FIXTURES(tmpdir)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

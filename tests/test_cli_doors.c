@@ -609,15 +609,7 @@ static void an_output_directory_that_cannot_be_made_leaves_nothing(
   assert_true(S_ISREG(st.st_mode));
 }
 
-static int setup(void **state) {
-  (void)state;
-  return tu_tmpdir_make(tmpdir);
-}
-
-static int teardown(void **state) {
-  (void)state;
-  return tu_tmpdir_remove(tmpdir);
-}
+TU_TMPDIR_FIXTURES(tmpdir)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

@@ -116,15 +116,7 @@ static void version_names_opgen_and_a_version(void **state) {
   ran_free(&r);
 }
 
-static int setup(void **state) {
-  (void)state;
-  return tu_tmpdir_make(tmpdir);
-}
-
-static int teardown(void **state) {
-  (void)state;
-  return tu_tmpdir_remove(tmpdir);
-}
+TU_TMPDIR_FIXTURES(tmpdir)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

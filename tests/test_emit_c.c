@@ -118,15 +118,7 @@ static void keywords_and_collisions_get_safe_names(void **state) {
   free(h);
 }
 
-static int setup(void **state) {
-  (void)state;
-  return tu_tmpdir_make(tmpdir);
-}
-
-static int teardown(void **state) {
-  (void)state;
-  return tu_tmpdir_remove(tmpdir);
-}
+TU_TMPDIR_FIXTURES(tmpdir)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

@@ -484,15 +484,7 @@ static void cpp_keywords_as_spec_names_are_mangled(void **state) {
   free(h);
 }
 
-static int setup(void **state) {
-  (void)state;
-  return tu_tmpdir_make(tmpdir);
-}
-
-static int teardown(void **state) {
-  (void)state;
-  return tu_tmpdir_remove(tmpdir);
-}
+TU_TMPDIR_FIXTURES(tmpdir)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

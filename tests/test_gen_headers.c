@@ -15,15 +15,7 @@ static char tmpdir[] = "/tmp/opgen_genh_XXXXXX";
 static int case_no;
 static char dir[600]; /* this case's directory under tmpdir */
 
-static int setup(void **state) {
-  (void)state;
-  return tu_tmpdir_make(tmpdir);
-}
-
-static int teardown(void **state) {
-  (void)state;
-  return tu_tmpdir_remove(tmpdir);
-}
+TU_TMPDIR_FIXTURES(tmpdir)
 
 static void new_case(void) {
   snprintf(dir, sizeof dir, "%s/c%d", tmpdir, ++case_no);

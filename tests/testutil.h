@@ -56,6 +56,17 @@ int tu_run(const char *cmd);
  * setup and teardown. */
 int tu_tmpdir_make(char *tmpl);
 int tu_tmpdir_remove(const char *dir);
+/* Defines the group fixtures `setup` and `teardown` that make and remove
+ * the temporary directory of template `dir` (a char array). */
+#define TU_TMPDIR_FIXTURES(dir)                                         \
+  static int setup(void **state) {                                      \
+    (void)state;                                                        \
+    return tu_tmpdir_make(dir);                                         \
+  }                                                                     \
+  static int teardown(void **state) {                                   \
+    (void)state;                                                        \
+    return tu_tmpdir_remove(dir);                                       \
+  }
 
 /* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
 char *tu_read_file(const char *path, size_t *len);
