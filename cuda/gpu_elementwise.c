@@ -100,14 +100,14 @@ static opr_status add_n_gpu(opr_kernel_ctx *k) {
 }
 
 opr_status gpu_register_elementwise(void) {
-  opr_status s = demo_example_register_kernel(&(demo_example_kernel){
+  opr_status s = demo_example_register_kernel(&(demo_example_kernel_def){
       .fn = example_gpu, .device = OPR_DEVICE_GPU,
       .T = 0 DEMO_EXAMPLE_T_TYPES(GPU_TYPE_BIT), .label = "CUDA x * 2"});
   if (!s)
-    s = demo_add_one_register_kernel(&(demo_add_one_kernel){
+    s = demo_add_one_register_kernel(&(demo_add_one_kernel_def){
         .fn = add_one_gpu, .device = OPR_DEVICE_GPU, .label = "CUDA"});
   if (!s)
-    s = demo_add_n_register_kernel(&(demo_add_n_kernel){
+    s = demo_add_n_register_kernel(&(demo_add_n_kernel_def){
         .fn = add_n_gpu, .device = OPR_DEVICE_GPU,
         .T = (0 DEMO_ADD_N_T_TYPES(GPU_TYPE_BIT)) &
              ~OPR_DTYPE_BIT(OPR_DT_VARIANT),

@@ -69,7 +69,7 @@ static opr_status pad_gpu(opr_kernel_ctx *k) {
 }
 
 opr_status gpu_register_pad(void) {
-  return demo_pad_register_kernel(&(demo_pad_kernel){
+  return demo_pad_register_kernel(&(demo_pad_kernel_def){
       .fn = pad_gpu, .device = OPR_DEVICE_GPU,
       .T = 0 DEMO_PAD_T_TYPES(GPU_TYPE_BIT),
       .host_memory = {.paddings = true}, .label = "CUDA"});

@@ -41,22 +41,22 @@ static opr_status zero_out_real_number_gpu(opr_kernel_ctx *k) {
 }
 
 opr_status gpu_register_zero_out(void) {
-  opr_status s = demo_zero_out_register_kernel(&(demo_zero_out_kernel){
+  opr_status s = demo_zero_out_register_kernel(&(demo_zero_out_kernel_def){
       .fn = zero_out_gpu, .device = OPR_DEVICE_GPU,
       .T = 0 DEMO_ZERO_OUT_T_TYPES(GPU_TYPE_BIT), .label = "CUDA"});
   if (!s)
-    s = demo_zero_out_int32_register_kernel(&(demo_zero_out_int32_kernel){
+    s = demo_zero_out_int32_register_kernel(&(demo_zero_out_int32_kernel_def){
         .fn = zero_out_int32_gpu, .device = OPR_DEVICE_GPU,
         .label = "CUDA"});
   if (!s)
     s = demo_zero_out_float_int32_register_kernel(
-        &(demo_zero_out_float_int32_kernel){
+        &(demo_zero_out_float_int32_kernel_def){
             .fn = zero_out_float_int32_gpu, .device = OPR_DEVICE_GPU,
             .T = 0 DEMO_ZERO_OUT_FLOAT_INT32_T_TYPES(GPU_TYPE_BIT),
             .label = "CUDA"});
   if (!s)
     s = demo_zero_out_real_number_register_kernel(
-        &(demo_zero_out_real_number_kernel){
+        &(demo_zero_out_real_number_kernel_def){
             .fn = zero_out_real_number_gpu, .device = OPR_DEVICE_GPU,
             .T = 0 DEMO_ZERO_OUT_REAL_NUMBER_T_TYPES(GPU_TYPE_BIT),
             .label = "CUDA"});

@@ -54,7 +54,7 @@ static inline opr_status demo_add_n_alloc_sum(opr_kernel_ctx *k, int rank, const
   X(UINT64, uint64_t)
 
 /* A kernel of AddN, for demo_add_n_register_kernel. */
-typedef struct demo_add_n_kernel {
+typedef struct demo_add_n_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -64,10 +64,10 @@ typedef struct demo_add_n_kernel {
     bool inputs;
     bool sum;
   } host_memory;
-} demo_add_n_kernel;
+} demo_add_n_kernel_def;
 
 static inline opr_status demo_add_n_register_kernel(
-    const demo_add_n_kernel *kernel) {
+    const demo_add_n_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -103,7 +103,7 @@ static inline opr_status demo_add_one_alloc_output(opr_kernel_ctx *k, int rank, 
 }
 
 /* A kernel of AddOne, for demo_add_one_register_kernel. */
-typedef struct demo_add_one_kernel {
+typedef struct demo_add_one_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -112,10 +112,10 @@ typedef struct demo_add_one_kernel {
     bool input;
     bool output;
   } host_memory;
-} demo_add_one_kernel;
+} demo_add_one_kernel_def;
 
 static inline opr_status demo_add_one_register_kernel(
-    const demo_add_one_kernel *kernel) {
+    const demo_add_one_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.input) host[nhost++] = "input";
@@ -166,7 +166,7 @@ static inline opr_status demo_example_alloc_input_times_two(opr_kernel_ctx *k, i
   X(UINT64, uint64_t)
 
 /* A kernel of Example, for demo_example_register_kernel. */
-typedef struct demo_example_kernel {
+typedef struct demo_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -176,10 +176,10 @@ typedef struct demo_example_kernel {
     bool input;
     bool input_times_two;
   } host_memory;
-} demo_example_kernel;
+} demo_example_kernel_def;
 
 static inline opr_status demo_example_register_kernel(
-    const demo_example_kernel *kernel) {
+    const demo_example_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -238,7 +238,7 @@ static inline opr_status demo_my_general_unary_op_alloc_out(opr_kernel_ctx *k, i
   X(UINT64, uint64_t)
 
 /* A kernel of MyGeneralUnaryOp, for demo_my_general_unary_op_register_kernel. */
-typedef struct demo_my_general_unary_op_kernel {
+typedef struct demo_my_general_unary_op_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -248,10 +248,10 @@ typedef struct demo_my_general_unary_op_kernel {
     bool in;
     bool out;
   } host_memory;
-} demo_my_general_unary_op_kernel;
+} demo_my_general_unary_op_kernel_def;
 
 static inline opr_status demo_my_general_unary_op_register_kernel(
-    const demo_my_general_unary_op_kernel *kernel) {
+    const demo_my_general_unary_op_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -329,7 +329,7 @@ static inline opr_status demo_pad_alloc_output(opr_kernel_ctx *k, int rank, cons
   X(INT64, int64_t)
 
 /* A kernel of Pad, for demo_pad_register_kernel. */
-typedef struct demo_pad_kernel {
+typedef struct demo_pad_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -341,10 +341,10 @@ typedef struct demo_pad_kernel {
     bool paddings;
     bool output;
   } host_memory;
-} demo_pad_kernel;
+} demo_pad_kernel_def;
 
 static inline opr_status demo_pad_register_kernel(
-    const demo_pad_kernel *kernel) {
+    const demo_pad_kernel_def *kernel) {
   opr_type_constraint constraints[2];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -393,7 +393,7 @@ static inline opr_status demo_string_to_number_alloc_output(opr_kernel_ctx *k, i
   X(INT32, int32_t)
 
 /* A kernel of StringToNumber, for demo_string_to_number_register_kernel. */
-typedef struct demo_string_to_number_kernel {
+typedef struct demo_string_to_number_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set out_type; /* types of out_type it takes; 0: all */
@@ -403,10 +403,10 @@ typedef struct demo_string_to_number_kernel {
     bool string_tensor;
     bool output;
   } host_memory;
-} demo_string_to_number_kernel;
+} demo_string_to_number_kernel_def;
 
 static inline opr_status demo_string_to_number_register_kernel(
-    const demo_string_to_number_kernel *kernel) {
+    const demo_string_to_number_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->out_type) {
@@ -454,7 +454,7 @@ static inline opr_status demo_zero_out_alloc_zeroed(opr_kernel_ctx *k, int rank,
   X(INT32, int32_t)
 
 /* A kernel of ZeroOut, for demo_zero_out_register_kernel. */
-typedef struct demo_zero_out_kernel {
+typedef struct demo_zero_out_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -464,10 +464,10 @@ typedef struct demo_zero_out_kernel {
     bool to_zero;
     bool zeroed;
   } host_memory;
-} demo_zero_out_kernel;
+} demo_zero_out_kernel_def;
 
 static inline opr_status demo_zero_out_register_kernel(
-    const demo_zero_out_kernel *kernel) {
+    const demo_zero_out_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -511,7 +511,7 @@ static inline opr_status demo_zero_out_float_int32_alloc_zeroed(opr_kernel_ctx *
   X(INT32, int32_t)
 
 /* A kernel of ZeroOutFloatInt32, for demo_zero_out_float_int32_register_kernel. */
-typedef struct demo_zero_out_float_int32_kernel {
+typedef struct demo_zero_out_float_int32_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -521,10 +521,10 @@ typedef struct demo_zero_out_float_int32_kernel {
     bool to_zero;
     bool zeroed;
   } host_memory;
-} demo_zero_out_float_int32_kernel;
+} demo_zero_out_float_int32_kernel_def;
 
 static inline opr_status demo_zero_out_float_int32_register_kernel(
-    const demo_zero_out_float_int32_kernel *kernel) {
+    const demo_zero_out_float_int32_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -560,7 +560,7 @@ static inline opr_status demo_zero_out_int32_alloc_zeroed(opr_kernel_ctx *k, int
 }
 
 /* A kernel of ZeroOutInt32, for demo_zero_out_int32_register_kernel. */
-typedef struct demo_zero_out_int32_kernel {
+typedef struct demo_zero_out_int32_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -569,10 +569,10 @@ typedef struct demo_zero_out_int32_kernel {
     bool to_zero;
     bool zeroed;
   } host_memory;
-} demo_zero_out_int32_kernel;
+} demo_zero_out_int32_kernel_def;
 
 static inline opr_status demo_zero_out_int32_register_kernel(
-    const demo_zero_out_int32_kernel *kernel) {
+    const demo_zero_out_int32_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.to_zero) host[nhost++] = "to_zero";
@@ -618,7 +618,7 @@ static inline opr_status demo_zero_out_real_number_alloc_zeroed(opr_kernel_ctx *
   X(UINT64, uint64_t)
 
 /* A kernel of ZeroOutRealNumber, for demo_zero_out_real_number_register_kernel. */
-typedef struct demo_zero_out_real_number_kernel {
+typedef struct demo_zero_out_real_number_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -628,10 +628,10 @@ typedef struct demo_zero_out_real_number_kernel {
     bool to_zero;
     bool zeroed;
   } host_memory;
-} demo_zero_out_real_number_kernel;
+} demo_zero_out_real_number_kernel_def;
 
 static inline opr_status demo_zero_out_real_number_register_kernel(
-    const demo_zero_out_real_number_kernel *kernel) {
+    const demo_zero_out_real_number_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {

@@ -20,15 +20,15 @@ static inline int64_t guide_attrs_attr_constraint_and_default_example_attr_i(con
 }
 
 /* A kernel of AttrConstraintAndDefaultExample, for guide_attrs_attr_constraint_and_default_example_register_kernel. */
-typedef struct guide_attrs_attr_constraint_and_default_example_kernel {
+typedef struct guide_attrs_attr_constraint_and_default_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_attr_constraint_and_default_example_kernel;
+} guide_attrs_attr_constraint_and_default_example_kernel_def;
 
 static inline opr_status guide_attrs_attr_constraint_and_default_example_register_kernel(
-    const guide_attrs_attr_constraint_and_default_example_kernel *kernel) {
+    const guide_attrs_attr_constraint_and_default_example_kernel_def *kernel) {
   opr_kernel_def def;
   memset(&def, 0, sizeof def);
   def.op = "AttrConstraintAndDefaultExample";
@@ -46,15 +46,15 @@ static inline int64_t guide_attrs_attr_default_example_attr_i(const opr_kernel_c
 }
 
 /* A kernel of AttrDefaultExample, for guide_attrs_attr_default_example_register_kernel. */
-typedef struct guide_attrs_attr_default_example_kernel {
+typedef struct guide_attrs_attr_default_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_attr_default_example_kernel;
+} guide_attrs_attr_default_example_kernel_def;
 
 static inline opr_status guide_attrs_attr_default_example_register_kernel(
-    const guide_attrs_attr_default_example_kernel *kernel) {
+    const guide_attrs_attr_default_example_kernel_def *kernel) {
   opr_kernel_def def;
   memset(&def, 0, sizeof def);
   def.op = "AttrDefaultExample";
@@ -135,16 +135,16 @@ static inline const int64_t *guide_attrs_attr_default_example_for_all_types_attr
   X(UINT4, uint8_t)
 
 /* A kernel of AttrDefaultExampleForAllTypes, for guide_attrs_attr_default_example_for_all_types_register_kernel. */
-typedef struct guide_attrs_attr_default_example_for_all_types_kernel {
+typedef struct guide_attrs_attr_default_example_for_all_types_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set ty; /* types of ty it takes; 0: all */
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_attr_default_example_for_all_types_kernel;
+} guide_attrs_attr_default_example_for_all_types_kernel_def;
 
 static inline opr_status guide_attrs_attr_default_example_for_all_types_register_kernel(
-    const guide_attrs_attr_default_example_for_all_types_kernel *kernel) {
+    const guide_attrs_attr_default_example_for_all_types_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->ty) {
@@ -178,15 +178,15 @@ static inline guide_attrs_enum_example_e guide_attrs_enum_example_attr_e(const o
 }
 
 /* A kernel of EnumExample, for guide_attrs_enum_example_register_kernel. */
-typedef struct guide_attrs_enum_example_kernel {
+typedef struct guide_attrs_enum_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_enum_example_kernel;
+} guide_attrs_enum_example_kernel_def;
 
 static inline opr_status guide_attrs_enum_example_register_kernel(
-    const guide_attrs_enum_example_kernel *kernel) {
+    const guide_attrs_enum_example_kernel_def *kernel) {
   opr_kernel_def def;
   memset(&def, 0, sizeof def);
   def.op = "EnumExample";
@@ -204,15 +204,15 @@ static inline int64_t guide_attrs_min_int_example_attr_a(const opr_kernel_ctx *k
 }
 
 /* A kernel of MinIntExample, for guide_attrs_min_int_example_register_kernel. */
-typedef struct guide_attrs_min_int_example_kernel {
+typedef struct guide_attrs_min_int_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_min_int_example_kernel;
+} guide_attrs_min_int_example_kernel_def;
 
 static inline opr_status guide_attrs_min_int_example_register_kernel(
-    const guide_attrs_min_int_example_kernel *kernel) {
+    const guide_attrs_min_int_example_kernel_def *kernel) {
   opr_kernel_def def;
   memset(&def, 0, sizeof def);
   def.op = "MinIntExample";
@@ -251,16 +251,16 @@ static inline opr_dtype guide_attrs_number_or_boolean_type_attr_t(const opr_kern
   X(UINT64, uint64_t)
 
 /* A kernel of NumberOrBooleanType, for guide_attrs_number_or_boolean_type_register_kernel. */
-typedef struct guide_attrs_number_or_boolean_type_kernel {
+typedef struct guide_attrs_number_or_boolean_type_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set t; /* types of t it takes; 0: all */
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_number_or_boolean_type_kernel;
+} guide_attrs_number_or_boolean_type_kernel_def;
 
 static inline opr_status guide_attrs_number_or_boolean_type_register_kernel(
-    const guide_attrs_number_or_boolean_type_kernel *kernel) {
+    const guide_attrs_number_or_boolean_type_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->t) {
@@ -306,16 +306,16 @@ static inline opr_dtype guide_attrs_number_type_attr_t(const opr_kernel_ctx *k) 
   X(UINT64, uint64_t)
 
 /* A kernel of NumberType, for guide_attrs_number_type_register_kernel. */
-typedef struct guide_attrs_number_type_kernel {
+typedef struct guide_attrs_number_type_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set t; /* types of t it takes; 0: all */
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_number_type_kernel;
+} guide_attrs_number_type_kernel_def;
 
 static inline opr_status guide_attrs_number_type_register_kernel(
-    const guide_attrs_number_type_kernel *kernel) {
+    const guide_attrs_number_type_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->t) {
@@ -347,16 +347,16 @@ static inline opr_dtype guide_attrs_restricted_type_example_attr_t(const opr_ker
   X(BOOL, bool)
 
 /* A kernel of RestrictedTypeExample, for guide_attrs_restricted_type_example_register_kernel. */
-typedef struct guide_attrs_restricted_type_example_kernel {
+typedef struct guide_attrs_restricted_type_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set t; /* types of t it takes; 0: all */
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_restricted_type_example_kernel;
+} guide_attrs_restricted_type_example_kernel_def;
 
 static inline opr_status guide_attrs_restricted_type_example_register_kernel(
-    const guide_attrs_restricted_type_example_kernel *kernel) {
+    const guide_attrs_restricted_type_example_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->t) {
@@ -385,15 +385,15 @@ static inline const opr_dtype *guide_attrs_type_list_example_attr_a(const opr_ke
 }
 
 /* A kernel of TypeListExample, for guide_attrs_type_list_example_register_kernel. */
-typedef struct guide_attrs_type_list_example_kernel {
+typedef struct guide_attrs_type_list_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
   const char *label;
-} guide_attrs_type_list_example_kernel;
+} guide_attrs_type_list_example_kernel_def;
 
 static inline opr_status guide_attrs_type_list_example_register_kernel(
-    const guide_attrs_type_list_example_kernel *kernel) {
+    const guide_attrs_type_list_example_kernel_def *kernel) {
   opr_kernel_def def;
   memset(&def, 0, sizeof def);
   def.op = "TypeListExample";

@@ -35,7 +35,7 @@ static inline opr_status guide_io_arbitrary_tensor_sequence_example_alloc_out(op
 }
 
 /* A kernel of ArbitraryTensorSequenceExample, for guide_io_arbitrary_tensor_sequence_example_register_kernel. */
-typedef struct guide_io_arbitrary_tensor_sequence_example_kernel {
+typedef struct guide_io_arbitrary_tensor_sequence_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -44,10 +44,10 @@ typedef struct guide_io_arbitrary_tensor_sequence_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_arbitrary_tensor_sequence_example_kernel;
+} guide_io_arbitrary_tensor_sequence_example_kernel_def;
 
 static inline opr_status guide_io_arbitrary_tensor_sequence_example_register_kernel(
-    const guide_io_arbitrary_tensor_sequence_example_kernel *kernel) {
+    const guide_io_arbitrary_tensor_sequence_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -74,7 +74,7 @@ static inline const opr_tensor *guide_io_built_in_types_example_input_complex_nu
 }
 
 /* A kernel of BuiltInTypesExample, for guide_io_built_in_types_example_register_kernel. */
-typedef struct guide_io_built_in_types_example_kernel {
+typedef struct guide_io_built_in_types_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -83,10 +83,10 @@ typedef struct guide_io_built_in_types_example_kernel {
     bool integers;
     bool complex_numbers;
   } host_memory;
-} guide_io_built_in_types_example_kernel;
+} guide_io_built_in_types_example_kernel_def;
 
 static inline opr_status guide_io_built_in_types_example_register_kernel(
-    const guide_io_built_in_types_example_kernel *kernel) {
+    const guide_io_built_in_types_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.integers) host[nhost++] = "integers";
@@ -116,7 +116,7 @@ static inline int64_t guide_io_int32_sequence_example_attr_NumTensors(const opr_
 }
 
 /* A kernel of Int32SequenceExample, for guide_io_int32_sequence_example_register_kernel. */
-typedef struct guide_io_int32_sequence_example_kernel {
+typedef struct guide_io_int32_sequence_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -124,10 +124,10 @@ typedef struct guide_io_int32_sequence_example_kernel {
   struct { /* arguments kept in host memory on a device */
     bool in;
   } host_memory;
-} guide_io_int32_sequence_example_kernel;
+} guide_io_int32_sequence_example_kernel_def;
 
 static inline opr_status guide_io_int32_sequence_example_register_kernel(
-    const guide_io_int32_sequence_example_kernel *kernel) {
+    const guide_io_int32_sequence_example_kernel_def *kernel) {
   const char *host[1];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -160,7 +160,7 @@ static inline opr_status guide_io_int_list_input_example_alloc_out(opr_kernel_ct
 }
 
 /* A kernel of IntListInputExample, for guide_io_int_list_input_example_register_kernel. */
-typedef struct guide_io_int_list_input_example_kernel {
+typedef struct guide_io_int_list_input_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -169,10 +169,10 @@ typedef struct guide_io_int_list_input_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_int_list_input_example_kernel;
+} guide_io_int_list_input_example_kernel_def;
 
 static inline opr_status guide_io_int_list_input_example_register_kernel(
-    const guide_io_int_list_input_example_kernel *kernel) {
+    const guide_io_int_list_input_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -211,7 +211,7 @@ static inline opr_status guide_io_list_type_restriction_example_alloc_out(opr_ke
 }
 
 /* A kernel of ListTypeRestrictionExample, for guide_io_list_type_restriction_example_register_kernel. */
-typedef struct guide_io_list_type_restriction_example_kernel {
+typedef struct guide_io_list_type_restriction_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -220,10 +220,10 @@ typedef struct guide_io_list_type_restriction_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_list_type_restriction_example_kernel;
+} guide_io_list_type_restriction_example_kernel_def;
 
 static inline opr_status guide_io_list_type_restriction_example_register_kernel(
-    const guide_io_list_type_restriction_example_kernel *kernel) {
+    const guide_io_list_type_restriction_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -257,7 +257,7 @@ static inline opr_status guide_io_min_length_int_list_example_alloc_out(opr_kern
 }
 
 /* A kernel of MinLengthIntListExample, for guide_io_min_length_int_list_example_register_kernel. */
-typedef struct guide_io_min_length_int_list_example_kernel {
+typedef struct guide_io_min_length_int_list_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -266,10 +266,10 @@ typedef struct guide_io_min_length_int_list_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_min_length_int_list_example_kernel;
+} guide_io_min_length_int_list_example_kernel_def;
 
 static inline opr_status guide_io_min_length_int_list_example_register_kernel(
-    const guide_io_min_length_int_list_example_kernel *kernel) {
+    const guide_io_min_length_int_list_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -308,7 +308,7 @@ static inline opr_status guide_io_minimum_length_polymorphic_list_example_alloc_
 }
 
 /* A kernel of MinimumLengthPolymorphicListExample, for guide_io_minimum_length_polymorphic_list_example_register_kernel. */
-typedef struct guide_io_minimum_length_polymorphic_list_example_kernel {
+typedef struct guide_io_minimum_length_polymorphic_list_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -317,10 +317,10 @@ typedef struct guide_io_minimum_length_polymorphic_list_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_minimum_length_polymorphic_list_example_kernel;
+} guide_io_minimum_length_polymorphic_list_example_kernel_def;
 
 static inline opr_status guide_io_minimum_length_polymorphic_list_example_register_kernel(
-    const guide_io_minimum_length_polymorphic_list_example_kernel *kernel) {
+    const guide_io_minimum_length_polymorphic_list_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -355,7 +355,7 @@ static inline opr_status guide_io_multiple_ins_and_outs_alloc_b(opr_kernel_ctx *
 }
 
 /* A kernel of MultipleInsAndOuts, for guide_io_multiple_ins_and_outs_register_kernel. */
-typedef struct guide_io_multiple_ins_and_outs_kernel {
+typedef struct guide_io_multiple_ins_and_outs_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -366,10 +366,10 @@ typedef struct guide_io_multiple_ins_and_outs_kernel {
     bool a;
     bool b;
   } host_memory;
-} guide_io_multiple_ins_and_outs_kernel;
+} guide_io_multiple_ins_and_outs_kernel_def;
 
 static inline opr_status guide_io_multiple_ins_and_outs_register_kernel(
-    const guide_io_multiple_ins_and_outs_kernel *kernel) {
+    const guide_io_multiple_ins_and_outs_kernel_def *kernel) {
   const char *host[4];
   size_t nhost = 0;
   if (kernel->host_memory.y) host[nhost++] = "y";
@@ -410,7 +410,7 @@ static inline opr_status guide_io_polymorphic_list_example_alloc_out(opr_kernel_
 }
 
 /* A kernel of PolymorphicListExample, for guide_io_polymorphic_list_example_register_kernel. */
-typedef struct guide_io_polymorphic_list_example_kernel {
+typedef struct guide_io_polymorphic_list_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -419,10 +419,10 @@ typedef struct guide_io_polymorphic_list_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_polymorphic_list_example_kernel;
+} guide_io_polymorphic_list_example_kernel_def;
 
 static inline opr_status guide_io_polymorphic_list_example_register_kernel(
-    const guide_io_polymorphic_list_example_kernel *kernel) {
+    const guide_io_polymorphic_list_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -482,7 +482,7 @@ static inline opr_dtype guide_io_polymorphic_single_input_attr_T(const opr_kerne
   X(UINT4, uint8_t)
 
 /* A kernel of PolymorphicSingleInput, for guide_io_polymorphic_single_input_register_kernel. */
-typedef struct guide_io_polymorphic_single_input_kernel {
+typedef struct guide_io_polymorphic_single_input_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -491,10 +491,10 @@ typedef struct guide_io_polymorphic_single_input_kernel {
   struct { /* arguments kept in host memory on a device */
     bool in;
   } host_memory;
-} guide_io_polymorphic_single_input_kernel;
+} guide_io_polymorphic_single_input_kernel_def;
 
 static inline opr_status guide_io_polymorphic_single_input_register_kernel(
-    const guide_io_polymorphic_single_input_kernel *kernel) {
+    const guide_io_polymorphic_single_input_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -533,7 +533,7 @@ static inline opr_dtype guide_io_restricted_polymorphic_single_input_attr_T(cons
   X(INT64, int64_t)
 
 /* A kernel of RestrictedPolymorphicSingleInput, for guide_io_restricted_polymorphic_single_input_register_kernel. */
-typedef struct guide_io_restricted_polymorphic_single_input_kernel {
+typedef struct guide_io_restricted_polymorphic_single_input_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -542,10 +542,10 @@ typedef struct guide_io_restricted_polymorphic_single_input_kernel {
   struct { /* arguments kept in host memory on a device */
     bool in;
   } host_memory;
-} guide_io_restricted_polymorphic_single_input_kernel;
+} guide_io_restricted_polymorphic_single_input_kernel_def;
 
 static inline opr_status guide_io_restricted_polymorphic_single_input_register_kernel(
-    const guide_io_restricted_polymorphic_single_input_kernel *kernel) {
+    const guide_io_restricted_polymorphic_single_input_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -591,7 +591,7 @@ static inline opr_status guide_io_restricted_tensor_sequence_example_alloc_out(o
 }
 
 /* A kernel of RestrictedTensorSequenceExample, for guide_io_restricted_tensor_sequence_example_register_kernel. */
-typedef struct guide_io_restricted_tensor_sequence_example_kernel {
+typedef struct guide_io_restricted_tensor_sequence_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   int priority; /* the highest-priority match runs */
@@ -600,10 +600,10 @@ typedef struct guide_io_restricted_tensor_sequence_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_restricted_tensor_sequence_example_kernel;
+} guide_io_restricted_tensor_sequence_example_kernel_def;
 
 static inline opr_status guide_io_restricted_tensor_sequence_example_register_kernel(
-    const guide_io_restricted_tensor_sequence_example_kernel *kernel) {
+    const guide_io_restricted_tensor_sequence_example_kernel_def *kernel) {
   const char *host[2];
   size_t nhost = 0;
   if (kernel->host_memory.in) host[nhost++] = "in";
@@ -673,7 +673,7 @@ static inline opr_status guide_io_same_list_input_example_alloc_out(opr_kernel_c
   X(UINT4, uint8_t)
 
 /* A kernel of SameListInputExample, for guide_io_same_list_input_example_register_kernel. */
-typedef struct guide_io_same_list_input_example_kernel {
+typedef struct guide_io_same_list_input_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -683,10 +683,10 @@ typedef struct guide_io_same_list_input_example_kernel {
     bool in;
     bool out;
   } host_memory;
-} guide_io_same_list_input_example_kernel;
+} guide_io_same_list_input_example_kernel_def;
 
 static inline opr_status guide_io_same_list_input_example_register_kernel(
-    const guide_io_same_list_input_example_kernel *kernel) {
+    const guide_io_same_list_input_example_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -760,7 +760,7 @@ static inline opr_dtype guide_io_same_type_sequence_example_attr_T(const opr_ker
   X(UINT4, uint8_t)
 
 /* A kernel of SameTypeSequenceExample, for guide_io_same_type_sequence_example_register_kernel. */
-typedef struct guide_io_same_type_sequence_example_kernel {
+typedef struct guide_io_same_type_sequence_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -769,10 +769,10 @@ typedef struct guide_io_same_type_sequence_example_kernel {
   struct { /* arguments kept in host memory on a device */
     bool in;
   } host_memory;
-} guide_io_same_type_sequence_example_kernel;
+} guide_io_same_type_sequence_example_kernel_def;
 
 static inline opr_status guide_io_same_type_sequence_example_register_kernel(
-    const guide_io_same_type_sequence_example_kernel *kernel) {
+    const guide_io_same_type_sequence_example_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {

@@ -36,7 +36,7 @@ static inline opr_status guide_shapes_mat_mul_like_alloc_product(opr_kernel_ctx 
   X(INT32, int32_t)
 
 /* A kernel of MatMulLike, for guide_shapes_mat_mul_like_register_kernel. */
-typedef struct guide_shapes_mat_mul_like_kernel {
+typedef struct guide_shapes_mat_mul_like_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -47,10 +47,10 @@ typedef struct guide_shapes_mat_mul_like_kernel {
     bool b;
     bool product;
   } host_memory;
-} guide_shapes_mat_mul_like_kernel;
+} guide_shapes_mat_mul_like_kernel_def;
 
 static inline opr_status guide_shapes_mat_mul_like_register_kernel(
-    const guide_shapes_mat_mul_like_kernel *kernel) {
+    const guide_shapes_mat_mul_like_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {
@@ -96,7 +96,7 @@ static inline opr_status guide_shapes_matrix_example_alloc_output(opr_kernel_ctx
   X(INT32, int32_t)
 
 /* A kernel of MatrixExample, for guide_shapes_matrix_example_register_kernel. */
-typedef struct guide_shapes_matrix_example_kernel {
+typedef struct guide_shapes_matrix_example_kernel_def {
   opr_kernel_fn fn;
   opr_device_kind device;
   opr_dtype_set T; /* types of T it takes; 0: all */
@@ -106,10 +106,10 @@ typedef struct guide_shapes_matrix_example_kernel {
     bool input;
     bool output;
   } host_memory;
-} guide_shapes_matrix_example_kernel;
+} guide_shapes_matrix_example_kernel_def;
 
 static inline opr_status guide_shapes_matrix_example_register_kernel(
-    const guide_shapes_matrix_example_kernel *kernel) {
+    const guide_shapes_matrix_example_kernel_def *kernel) {
   opr_type_constraint constraints[1];
   size_t nconstraints = 0;
   if (kernel->T) {

@@ -130,7 +130,7 @@ opr_status kern_register_add_n(void) {
   opr_status s = OPR_OK;
 #define ADD_N_REGISTER(ID, CT)                                        \
   if (!s)                                                             \
-    s = demo_add_n_register_kernel(&(demo_add_n_kernel){              \
+    s = demo_add_n_register_kernel(&(demo_add_n_kernel_def){              \
         .fn = add_n_##ID, .device = OPR_DEVICE_CPU,                   \
         .T = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU sum, " #ID});
 #define ADD_N_REGISTER_NUMBERS(ID, CT) \

@@ -25,6 +25,6 @@ static opr_status add_one(opr_kernel_ctx *k) {
 }
 
 opr_status kern_register_add_one(void) {
-  return demo_add_one_register_kernel(&(demo_add_one_kernel){
+  return demo_add_one_register_kernel(&(demo_add_one_kernel_def){
       .fn = add_one, .device = OPR_DEVICE_CPU, .label = "CPU x + 1"});
 }

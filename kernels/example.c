@@ -57,7 +57,7 @@ opr_status kern_register_example(void) {
   opr_status s = OPR_OK;
 #define EXAMPLE_REGISTER(ID, CT)                                      \
   if (!s)                                                             \
-    s = demo_example_register_kernel(&(demo_example_kernel){          \
+    s = demo_example_register_kernel(&(demo_example_kernel_def){          \
         .fn = example_##ID, .device = OPR_DEVICE_CPU,                 \
         .T = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU x * 2, " #ID});
   DEMO_EXAMPLE_T_TYPES(EXAMPLE_REGISTER)

@@ -166,7 +166,7 @@ opr_status kern_register_pad(void) {
   opr_status s = OPR_OK;
 #define PAD_REGISTER(ID, CT)                                          \
   if (!s)                                                             \
-    s = demo_pad_register_kernel(&(demo_pad_kernel){                  \
+    s = demo_pad_register_kernel(&(demo_pad_kernel_def){                  \
         .fn = pad_##ID, .device = OPR_DEVICE_CPU,                     \
         .T = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU, " #ID});
   DEMO_PAD_T_TYPES(PAD_REGISTER)

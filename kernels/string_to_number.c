@@ -140,7 +140,7 @@ opr_status kern_register_string_to_number(void) {
 #define S2N_REGISTER(ID, CT)                                             \
   if (!s)                                                                \
     s = demo_string_to_number_register_kernel(                           \
-        &(demo_string_to_number_kernel){                                 \
+        &(demo_string_to_number_kernel_def){                                 \
             .fn = s2n_##ID, .device = OPR_DEVICE_CPU,                    \
             .out_type = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU, " #ID});
   DEMO_STRING_TO_NUMBER_OUT_TYPE_TYPES(S2N_REGISTER)

@@ -70,25 +70,25 @@ static opr_status zero_out_int32(opr_kernel_ctx *k) {
  * registration macro per op. */
 #define ZERO_OUT_REGISTER(ID, CT)                                        \
   if (!s)                                                                \
-    s = demo_zero_out_register_kernel(&(demo_zero_out_kernel){           \
+    s = demo_zero_out_register_kernel(&(demo_zero_out_kernel_def){           \
         .fn = zero_out_##ID, .device = OPR_DEVICE_CPU,                   \
         .T = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU, " #ID});
 #define ZERO_OUT_FLOAT_INT32_REGISTER(ID, CT)                            \
   if (!s)                                                                \
     s = demo_zero_out_float_int32_register_kernel(                       \
-        &(demo_zero_out_float_int32_kernel){                             \
+        &(demo_zero_out_float_int32_kernel_def){                             \
             .fn = zero_out_float_int32_##ID, .device = OPR_DEVICE_CPU,   \
             .T = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU, " #ID});
 #define ZERO_OUT_REAL_NUMBER_REGISTER(ID, CT)                            \
   if (!s)                                                                \
     s = demo_zero_out_real_number_register_kernel(                       \
-        &(demo_zero_out_real_number_kernel){                             \
+        &(demo_zero_out_real_number_kernel_def){                             \
             .fn = zero_out_real_number_##ID, .device = OPR_DEVICE_CPU,   \
             .T = OPR_DTYPE_BIT(OPR_DT_##ID), .label = "CPU, " #ID});
 
 opr_status kern_register_zero_out(void) {
   opr_status s = demo_zero_out_int32_register_kernel(
-      &(demo_zero_out_int32_kernel){.fn = zero_out_int32,
+      &(demo_zero_out_int32_kernel_def){.fn = zero_out_int32,
                                     .device = OPR_DEVICE_CPU,
                                     .label = "CPU, INT32"});
   DEMO_ZERO_OUT_T_TYPES(ZERO_OUT_REGISTER)

@@ -44,7 +44,7 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
       [OG_CN_INPUT_DEFS] = "_input_defs",
       [OG_CN_OUTPUT_DEFS] = "_output_defs",
       [OG_CN_ATTR_DEFS] = "_attr_defs",
-      [OG_CN_KERNEL] = "_kernel",
+      [OG_CN_KERNEL] = "_kernel_def",
       [OG_CN_REGISTER_KERNEL] = "_register_kernel",
   };
   const char *name = og_c_op_name(f, op);

@@ -39,7 +39,7 @@ typedef enum og_cn_op_part {
   OG_CN_INPUT_DEFS,      /* demo_foo_input_defs */
   OG_CN_OUTPUT_DEFS,     /* demo_foo_output_defs */
   OG_CN_ATTR_DEFS,       /* demo_foo_attr_defs */
-  OG_CN_KERNEL,          /* demo_foo_kernel: struct tag and typedef */
+  OG_CN_KERNEL,          /* demo_foo_kernel_def: struct tag and typedef */
   OG_CN_REGISTER_KERNEL, /* demo_foo_register_kernel */
   OG_CN_OP_PARTS
 } og_cn_op_part;

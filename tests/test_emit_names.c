@@ -188,6 +188,27 @@ static void case_only_differences_that_c_tells_apart_compile(void **state) {
   expect_compiles("case.op", "case", "case_register_ops");
 }
 
+/* TensorFlow's RpcServer and RpcServerRegister: one op's kernel
+ * registration function and the other's kernel struct must differ. */
+static void an_op_named_like_another_ops_registration_compiles(void **state) {
+  (void)state;
+  new_case();
+  write_spec("rpc.op", "op RpcServer {\n"
+                       "  input server_address: string;\n"
+                       "  output server: resource;\n"
+                       "}\n"
+                       "op RpcServerRegister {\n"
+                       "  input server: resource;\n"
+                       "  input method_name: string;\n"
+                       "}\n");
+  expect_compiles("rpc.op", "rpc", "rpc_register_ops");
+  char *h = read_out("rpc_kernels.h");
+  assert_non_null(strstr(h, "} rpc_rpc_server_register_kernel_def;\n"));
+  assert_non_null(strstr(h, "rpc_rpc_server_register_kernel(\n"
+                            "    const rpc_rpc_server_kernel_def *kernel)"));
+  free(h);
+}
+
 static void folded_enum_values_get_their_index(void **state) {
   (void)state;
   new_case();
@@ -492,6 +513,7 @@ int main(void) {
       cmocka_unit_test(an_earlier_op_gets_the_note),
       cmocka_unit_test(attrs_differing_only_in_case_clash_in_macros),
       cmocka_unit_test(case_only_differences_that_c_tells_apart_compile),
+      cmocka_unit_test(an_op_named_like_another_ops_registration_compiles),
       cmocka_unit_test(folded_enum_values_get_their_index),
       cmocka_unit_test(an_index_suffix_that_meets_a_value_is_an_error),
       cmocka_unit_test(names_like_members_macros_and_locals_are_mangled),

@@ -203,7 +203,7 @@ static void library_sources_need_no_hand_written_prototypes(void **state) {
              "  return OPR_OK;\n"
              "}\n"
              "opr_status mylib_register_kernels(void) {\n"
-             "  return my_bias_add_register_kernel(&(my_bias_add_kernel){\n"
+             "  return my_bias_add_register_kernel(&(my_bias_add_kernel_def){\n"
              "      .fn = bias_add, .device = OPR_DEVICE_CPU});\n"
              "}\n");
   char root[512], cmd[4096];

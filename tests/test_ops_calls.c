@@ -92,14 +92,14 @@ static int setup(void **state) {
       guide_attrs_register_ops() || guide_io_register_ops())
     return -1;
   /* ZeroOut: float and int32 only, so double finds no kernel. */
-  opr_status s = demo_zero_out_register_kernel(&(demo_zero_out_kernel){
+  opr_status s = demo_zero_out_register_kernel(&(demo_zero_out_kernel_def){
       .fn = zero_out_kernel,
       .T = OPR_DTYPE_BIT(OPR_DT_FLOAT) | OPR_DTYPE_BIT(OPR_DT_INT32)});
-  if (!s) s = demo_add_n_register_kernel(&(demo_add_n_kernel){.fn = add_n_kernel});
-  if (!s) s = demo_pad_register_kernel(&(demo_pad_kernel){.fn = pad_kernel});
+  if (!s) s = demo_add_n_register_kernel(&(demo_add_n_kernel_def){.fn = add_n_kernel});
+  if (!s) s = demo_pad_register_kernel(&(demo_pad_kernel_def){.fn = pad_kernel});
   if (!s)
     s = demo_string_to_number_register_kernel(
-        &(demo_string_to_number_kernel){.fn = string_to_number_kernel});
+        &(demo_string_to_number_kernel_def){.fn = string_to_number_kernel});
   opr_status_free(s);
   return s ? -1 : 0;
 }

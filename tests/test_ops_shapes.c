@@ -729,16 +729,16 @@ static int setup(void **state) {
   if (!s) s = shape_forms_register_ops();
   if (!s)
     s = guide_shapes_mat_mul_like_register_kernel(
-        &(guide_shapes_mat_mul_like_kernel){.fn = mat_mul_kernel});
+        &(guide_shapes_mat_mul_like_kernel_def){.fn = mat_mul_kernel});
   if (!s)
     s = shape_forms_some_outputs_register_kernel(
-        &(shape_forms_some_outputs_kernel){.fn = some_outputs_kernel});
+        &(shape_forms_some_outputs_kernel_def){.fn = some_outputs_kernel});
   if (!s)
     s = shape_forms_list_output_register_kernel(
-        &(shape_forms_list_output_kernel){.fn = list_output_kernel});
+        &(shape_forms_list_output_kernel_def){.fn = list_output_kernel});
   if (!s)
     s = shape_forms_no_shape_register_kernel(
-        &(shape_forms_no_shape_kernel){.fn = no_shape_kernel});
+        &(shape_forms_no_shape_kernel_def){.fn = no_shape_kernel});
   if (!s) s = opr_context_new(NULL, &ctx);
   opr_status_free(s);
   return s ? -1 : 0;

@@ -60,6 +60,6 @@ static opr_status bias_add(opr_kernel_ctx *k) {
 }
 
 opr_status register_bias_add(void) {
-  return my_bias_add_register_kernel(&(my_bias_add_kernel){
+  return my_bias_add_register_kernel(&(my_bias_add_kernel_def){
       .fn = bias_add, .device = OPR_DEVICE_CPU, .label = "cpu"});
 }

@@ -45,7 +45,7 @@ opr_status bias_add_gpu(opr_kernel_ctx *k) {
 }  // namespace
 
 opr_status register_bias_add_gpu(void) {
-  my_bias_add_kernel kernel = {};
+  my_bias_add_kernel_def kernel = {};
   kernel.fn = bias_add_gpu;
   kernel.device = OPR_DEVICE_GPU;
   kernel.T = OPR_DTYPE_BIT(OPR_DT_FLOAT);  // double stays on the CPU kernel

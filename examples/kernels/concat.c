@@ -67,6 +67,6 @@ static opr_status concat(opr_kernel_ctx *k) {
 }
 
 opr_status register_concat(void) {
-  return my_concat_register_kernel(&(my_concat_kernel){
+  return my_concat_register_kernel(&(my_concat_kernel_def){
       .fn = concat, .device = OPR_DEVICE_CPU, .label = "cpu"});
 }

@@ -72,7 +72,7 @@ opr_status softmax_kernel(opr_kernel_ctx *k) {
 }  // namespace
 
 opr_status register_softmax(void) {
-  my_softmax_kernel kernel = {};
+  my_softmax_kernel_def kernel = {};
   kernel.fn = softmax_kernel;
   kernel.device = OPR_DEVICE_CPU;
   kernel.label = "cpu (C++)";

@@ -19,7 +19,7 @@ static opr_status lib_zero_out(opr_kernel_ctx *k) {
 
 opr_status zero_out_lib_register_kernels(void) {
   return zero_out_lib_lib_zero_out_register_kernel(
-      &(zero_out_lib_lib_zero_out_kernel){.fn = lib_zero_out,
+      &(zero_out_lib_lib_zero_out_kernel_def){.fn = lib_zero_out,
                                           .device = OPR_DEVICE_CPU,
                                           .label = "zero_out_lib"});
 }

@@ -59,7 +59,7 @@ opr_status cxx_test_register_kernels() {
   opr_status s = OPR_OK;
 #define CXX_TEST_AFFINE(ID, CT)                       \
   if (!s) {                                           \
-    cxx_affine_kernel kernel = {};                    \
+    cxx_affine_kernel_def kernel = {};                    \
     kernel.fn = affine<CT>;                           \
     kernel.device = OPR_DEVICE_CPU;                   \
     kernel.T = OPR_DTYPE_BIT(OPR_DT_##ID);            \
@@ -70,7 +70,7 @@ opr_status cxx_test_register_kernels() {
 #undef CXX_TEST_AFFINE
 #define CXX_TEST_WEIGHTED_SUM(ID, CT)                 \
   if (!s) {                                           \
-    cxx_weighted_sum_kernel kernel = {};              \
+    cxx_weighted_sum_kernel_def kernel = {};              \
     kernel.fn = weighted_sum<CT>;                     \
     kernel.device = OPR_DEVICE_CPU;                   \
     kernel.T = OPR_DTYPE_BIT(OPR_DT_##ID);            \

@@ -30,7 +30,7 @@ static opr_status repeat(opr_kernel_ctx *k) {
 
 opr_status shape_fn_lib_register_kernels(void) {
   return shape_fn_lib_lib_repeat_register_kernel(
-      &(shape_fn_lib_lib_repeat_kernel){.fn = repeat,
+      &(shape_fn_lib_lib_repeat_kernel_def){.fn = repeat,
                                         .device = OPR_DEVICE_CPU,
                                         .label = "shape_fn_lib"});
 }

@@ -15,7 +15,7 @@ static opr_status add_hundred(opr_kernel_ctx *k) {
 }
 
 opr_status shared_lib_register_kernels(void) {
-  return shared_lib_add_one_register_kernel(&(shared_lib_add_one_kernel){
+  return shared_lib_add_one_register_kernel(&(shared_lib_add_one_kernel_def){
       .fn = add_hundred, .device = OPR_DEVICE_CPU, .priority = 5,
       .label = "shared_lib"});
 }

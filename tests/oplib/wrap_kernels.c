@@ -26,6 +26,6 @@ static opr_status scale(opr_kernel_ctx *k) {
 }
 
 opr_status REGISTER(void) {
-  return PKG(register_kernel)(&(PKG(kernel)){
+  return PKG(register_kernel)(&(PKG(kernel_def)){
       .fn = scale, .device = OPR_DEVICE_CPU, .label = "wrap"});
 }
