@@ -89,12 +89,15 @@ typedef enum og_ast_binop {
   OG_OP_SUB = '-',
   OG_OP_MUL = '*',
   OG_OP_DIV = '/',
+  OG_OP_MOD = '%',
   OG_OP_LT = '<',
   OG_OP_GT = '>',
   OG_OP_EQ = 'e',
   OG_OP_NE = 'n',
   OG_OP_LE = 'l',
   OG_OP_GE = 'g',
+  OG_OP_AND = '&',
+  OG_OP_OR = '|',
 } og_ast_binop;
 
 /* Expressions deeper than this are an error (the passes over them

@@ -114,6 +114,7 @@ static void render(og_writer *t, const og_op *op, const og_sexpr *e,
     og_w_puts(t, "]");
     return;
   case OG_SX_BINARY: break;
+  default: return; /* version 2: the new code generator */
   }
   int p = precedence(e);
   if (p < min) og_w_puts(t, "(");

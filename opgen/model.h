@@ -111,37 +111,135 @@ typedef struct og_arg {
   og_srcpos pos;
 } og_arg;
 
-/* Shape rules, resolved: names became indexes. Compiled by a later stage;
- * validated here. */
+/* Shape rules (op-language.md, "Shape inference", version 2), resolved:
+ * names became indexes and every node knows its kind. Produced by sema
+ * (sema_shape*.c), compiled to C by emit_c_shape*.c, compared by the
+ * compat lint. Each node's `type` is what it evaluates to. */
+typedef enum og_sx_type {
+  OG_SXT_SHAPE,
+  OG_SXT_NUM,
+  OG_SXT_COND,
+} og_sx_type;
+
+/* args[k] are the operands in source order unless a kind says
+ * otherwise; "A" is args, "index" the resolved input/attr/let index. */
 typedef enum og_sexpr_kind {
-  OG_SX_INT,       /* i */
-  OG_SX_UNKNOWN,   /* ? */
-  OG_SX_INPUT,     /* the shape of input `index` */
-  OG_SX_DIM,       /* dim(input `index`, args[0]) */
-  OG_SX_RANK,      /* rank(input `index`) */
-  OG_SX_ATTR,      /* the value of attr `index` (shape or int) */
-  OG_SX_LIST,      /* [args...] */
-  OG_SX_MERGE,     /* merge(inputs `args` as OG_SX_INPUT) */
-  OG_SX_BROADCAST, /* broadcast(args) */
-  OG_SX_NEG,       /* -args[0] */
-  OG_SX_BINARY,    /* args[0] op args[1]; op is an og_ast_binop */
-  OG_SX_IN,        /* args[0] in [args[1], args[2]] */
-  OG_SX_SAME,      /* same(args...) */
+  /* leaves */
+  OG_SX_INT,       /* integer literal i (a negated literal folded in) */
+  OG_SX_UNKNOWN,   /* ? : the unknown number, or the unknown shape */
+  OG_SX_STRING,    /* 'text' in s: padding of window() only */
+  OG_SX_DTYPE,     /* a dtype name, i = og_dtype: attr(t) == int32 */
+  /* inputs: index = the op's input index */
+  OG_SX_INPUT,     /* shape of input index (a list input: its merge) */
+  OG_SX_INPUT_AT,  /* x[A0]: tensor A0 of list input index (shape) */
+  OG_SX_DIM,       /* dim(x, A0) of input index (number) */
+  OG_SX_RANK,      /* rank(x) of input index (number) */
+  OG_SX_LENGTH,    /* length(L) of list input index (number) */
+  OG_SX_VALUE,     /* value(x), type shape or number; nargs 1: the tensor
+                      A0 of list input x (value(x[i])) */
+  OG_SX_VALUE_AT,  /* value(x)[A0] (number); nargs 2: value(x[A1])[A0] */
+  OG_SX_VALUE_KNOWN, /* known(value(x)); nargs 1 as for OG_SX_VALUE */
+  OG_SX_SUM_DIMS,  /* sum(L, A0) of list input index (number) */
+  OG_SX_CONCAT,    /* concat(L, A0) of list input index (shape) */
+  /* attrs: index = the op's attr index */
+  OG_SX_ATTR,      /* attr(a): int -> number, bool -> condition, shape /
+                      list(int) / tensor -> shape */
+  OG_SX_ATTR_AT,   /* attr(a)[A0]: list(int) element or shape dim
+                      (number); list(shape) element (shape) */
+  OG_SX_ATTR_LENGTH, /* length(attr(a)) (number) */
+  OG_SX_ATTR_IS,   /* attr(a) == A0 (op 'e') or != (op 'n'), A0 an
+                      OG_SX_STRING or OG_SX_DTYPE (condition) */
+  OG_SX_SIZE_OF,   /* size_of(t) of type attr index (number) */
+  /* shapes */
+  OG_SX_LIST,      /* [A...]: each a number */
+  OG_SX_UNKNOWN_RANK, /* unknown(A0) */
+  OG_SX_INDEX,     /* S[i]: A0 shape, A1 number (number) */
+  OG_SX_SLICE,     /* S[a:b]: A0 shape, A1 lower, A2 upper; a bound left
+                      out is OG_SX_UNKNOWN with i = 1 */
+  OG_SX_CONCAT_SHAPES, /* A0 ++ A1 */
+  OG_SX_SET,       /* set(S, i, D) */
+  OG_SX_INSERT,    /* insert(S, i, D) */
+  OG_SX_REMOVE,    /* remove(S, i) */
+  OG_SX_REDUCE,    /* reduce(S, axes, keep): A1 an OG_SX_ATTR of a
+                      list(int), an OG_SX_VALUE or a number */
+  OG_SX_PERMUTE,   /* permute(S, perm): A1 an OG_SX_ATTR or OG_SX_VALUE */
+  OG_SX_RANK_OF,   /* rank(S) of any shape A0 (number) */
+  OG_SX_PRODUCT,   /* product(S) (number) */
+  /* numbers */
+  OG_SX_NEG,       /* -A0 */
+  OG_SX_BINARY,    /* A0 op A1: + - * / % (numbers, result number),
+                      == != < <= > >= (numbers, result condition),
+                      && || (conditions) */
+  OG_SX_CEIL_DIV,  /* ceil_div(A0, A1) */
+  OG_SX_WINDOW,    /* window(D, size, stride, dilation, padding): A4 an
+                      OG_SX_STRING or OG_SX_ATTR of a string attr */
+  OG_SX_BIT,       /* bit(n, i) (condition) */
+  /* variadic forms, also the folds: merge, join (shapes or numbers),
+   * broadcast (shapes), min, max (numbers), sum, product (folds only) */
+  OG_SX_FOLD,      /* fold op `fold` over A... (no comprehension) */
+  /* conditions */
+  OG_SX_NOT,       /* !A0 */
+  OG_SX_IN,        /* A0 in [A1, A2] */
+  OG_SX_SAME,      /* same(A...) */
+  OG_SX_KNOWN,     /* known(A0), A0 a shape or a number */
+  /* any kind */
+  OG_SX_COND,      /* A0 ? A1 : A2 */
+  /* comprehensions: [body for k < N if C] (fold OG_FOLD_DIMS) and
+   * F(body for k < N if C); bound = the bound name's slot; A0 = N,
+   * A1 = body, A2 = the if-condition (nargs 2 when absent) */
+  OG_SX_COMPREHENSION,
+  /* names */
+  OG_SX_BOUND,     /* bound name in slot `index`: a comprehension's k or
+                      the i of `shape out[i] = ...` (number, known) */
+  OG_SX_LET,       /* let `index` of the op, called with A... */
+  OG_SX_PARAM,     /* parameter `index` of the let being defined */
+  /* version 1, until sema and the code generator move to OG_SX_FOLD */
+  OG_SX_MERGE,     /* merge(inputs A... as OG_SX_INPUT) */
+  OG_SX_BROADCAST, /* broadcast(A...) */
 } og_sexpr_kind;
+
+typedef enum og_fold {
+  OG_FOLD_NONE,
+  OG_FOLD_DIMS,      /* [D for k < N]: a shape */
+  OG_FOLD_SUM,       /* numbers */
+  OG_FOLD_PRODUCT,
+  OG_FOLD_MIN,
+  OG_FOLD_MAX,
+  OG_FOLD_MERGE,     /* numbers or shapes (the node's type says) */
+  OG_FOLD_JOIN,
+  OG_FOLD_BROADCAST, /* shapes */
+  OG_FOLD_ALL,       /* conditions */
+  OG_FOLD_ANY,
+} og_fold;
 
 typedef struct og_sexpr {
   og_sexpr_kind kind;
-  int op; /* '+' '-' '*' '/' '<' '>', 'e' ==, 'n' !=, 'l' <=, 'g' >= */
+  og_sx_type type;
+  int op; /* OG_SX_BINARY, OG_SX_ATTR_IS: '+' '-' '*' '/' '%' '<' '>',
+            'e' ==, 'n' !=, 'l' <=, 'g' >=, '&' &&, '|' || (og_ast_binop) */
+  og_fold fold;    /* OG_SX_FOLD, OG_SX_COMPREHENSION */
   int64_t i;
+  const char *s;   /* OG_SX_STRING */
   size_t index;
   size_t nargs;
   struct og_sexpr *args;
+  const char *text; /* the source text of this node, for messages */
   og_srcpos pos;
 } og_sexpr;
+
+/* `let name(params) = body;` */
+typedef struct og_shape_let {
+  const char *name;
+  size_t nparams;
+  og_sexpr body;
+  og_srcpos pos;
+} og_shape_let;
 
 typedef struct og_shape_rule {
   bool is_require;   /* require COND; otherwise shape OUTPUT = EXPR */
   size_t output;     /* index of the output for shape rules */
+  bool per_tensor;   /* shape out[i] = ...: `i` is bound slot `bound` */
+  size_t bound;
   og_sexpr expr;
   og_srcpos pos;
 } og_shape_rule;
@@ -161,8 +259,11 @@ typedef struct og_op {
   bool deprecated;
   int32_t deprecation_version;
   const char *deprecation_explanation;
-  og_shape_rule *shape_rules;
+  og_shape_rule *shape_rules; /* in source order */
   size_t nshape_rules;
+  og_shape_let *shape_lets;   /* OG_SX_LET's index: in source order */
+  size_t nshape_lets;
+  size_t nbound; /* bound-name slots of the rules and lets (see og_sexpr) */
   const char *shape_fn; /* NULL unless `shape_fn NAME;` */
   /* Attr name -> index (og_op_index_attrs, once the attrs are final;
    * og_compile and og_dump_read build it), so that lookups by name stay

@@ -1,0 +1,292 @@
+/* The operations of the shape language, version 2 (op-language.md,
+ * "The full expression language"), as C functions: what opgen compiles
+ * an op's `shape`, `require` and `let` statements into, and what a
+ * hand-written shape_fn may call to get the same rules.
+ *
+ * Three kinds of value:
+ *   - a number (opr_num): an exact int64_t or unknown. `direct` marks a
+ *     number taken directly from a literal, an attr or an input value:
+ *     where a number becomes a dim (opr_sx_as_dim), a direct -1 is the
+ *     unknown dim and any other negative value an error;
+ *   - a condition (opr_cond): true, false or undecided;
+ *   - a shape (opr_shape, opr/attr.h): rank OPR_UNKNOWN_RANK is `?`; dims
+ *     are >= 0 or OPR_UNKNOWN_DIM. Shapes made here live in the context
+ *     (no allocation for typical ranks) until inference ends.
+ *
+ * Every function that can fail returns an opr_status (OPR_OK or an
+ * INVALID_ARGUMENT "<Op>: <message>"); `what` is the source text of the
+ * expression, quoted in messages. Every rule works on partial shapes as
+ * the contract says: what cannot be decided passes, what cannot be
+ * computed is unknown. */
+#ifndef OPR_SHAPE_EXPR_H
+#define OPR_SHAPE_EXPR_H
+
+#include "opr/shape.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct opr_num {
+  int64_t v;   /* meaningful when known */
+  bool known;
+  bool direct; /* taken directly from a literal, an attr or a value */
+} opr_num;
+
+typedef enum opr_cond {
+  OPR_COND_FALSE = 0,
+  OPR_COND_TRUE = 1,
+  OPR_COND_UNDECIDED = 2,
+} opr_cond;
+
+/* ---- numbers ---- */
+
+static inline opr_num opr_sx_int(int64_t v) { /* a literal: direct */
+  opr_num n = {v, true, true};
+  return n;
+}
+static inline opr_num opr_sx_unknown_num(void) {
+  opr_num n = {0, false, false};
+  return n;
+}
+/* A dim of a shape as a number: OPR_UNKNOWN_DIM is unknown. */
+static inline opr_num opr_sx_dim_num(int64_t dim) {
+  opr_num n = {dim, dim >= 0, false};
+  return n;
+}
+/* The same number, no longer direct (a let's parameter). */
+static inline opr_num opr_sx_computed(opr_num n) {
+  n.direct = false;
+  return n;
+}
+
+/* A number where a dim is needed (an element of [...], the D of set and
+ * insert): unknown -> OPR_UNKNOWN_DIM; a direct -1 -> OPR_UNKNOWN_DIM;
+ * another negative value is an error. */
+opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n, const char *what,
+                         int64_t *dim);
+
+/* + - * / % ceil_div and unary -, with the contract's rules for unknowns
+ * and zero; overflow of 64 bits, an inexact `/` and a divisor <= 0 are
+ * errors. Results are not direct. */
+opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
+                      const char *what, opr_num *out);
+opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
+                      const char *what, opr_num *out);
+opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
+                      const char *what, opr_num *out);
+opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
+                      const char *what, opr_num *out);
+opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
+                      const char *what, opr_num *out);
+opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
+                           const char *what, opr_num *out);
+opr_status opr_sx_neg(opr_infer_ctx *c, opr_num a, const char *what,
+                      opr_num *out);
+/* window(D, size, stride, dilation, padding): padding "VALID" or
+ * "SAME" (anything else, NULL included, is an error). */
+opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
+                         opr_num stride, opr_num dilation,
+                         const char *padding, const char *what,
+                         opr_num *out);
+
+/* ---- conditions ---- */
+
+/* a cmp b (OPR_DIM_EQ ... from opr/shape.h); undecided when either is
+ * unknown. */
+opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b);
+opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi);
+static inline opr_cond opr_sx_not(opr_cond a) {
+  return a == OPR_COND_UNDECIDED ? a : (opr_cond)!a;
+}
+/* bit(n, i); i known outside [0, 64) is an error. */
+opr_status opr_sx_bit(opr_infer_ctx *c, opr_num n, opr_num i,
+                      const char *what, opr_cond *out);
+/* same(S, ...): decided now (true when they merge). */
+opr_cond opr_sx_same(opr_infer_ctx *c, const opr_shape *shapes, size_t n);
+opr_cond opr_sx_known_num(opr_num n);
+opr_cond opr_sx_known_shape(opr_shape s);
+/* `require C;`: an error when `cond` is false. `what` is the statement's
+ * condition; `detail` (or NULL) the operands' values, e.g. "3 vs 2". */
+opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond, const char *what,
+                          const char *detail);
+/* `require a cmp b;` with the values in the message. */
+opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
+                                  opr_dim_cmp cmp, opr_num b,
+                                  const char *what);
+
+/* ---- inputs (arg: the op's input index) ---- */
+
+/* x: the input's shape, merged with the shape of its value when the value
+ * is known; a list input: the merge of its tensors (an error when two
+ * disagree). */
+opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out);
+/* x[i] of a list input: i outside [0, length) is an error, unknown: `?`. */
+opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,
+                           const char *what, opr_shape *out);
+/* length(L): the number of tensors of list input `arg`. */
+opr_num opr_sx_length(opr_infer_ctx *c, size_t arg);
+/* value(x) of tensor `index` of input `arg` (0 for a single input), as a
+ * shape (1-D int32/int64 values; a -1 is the unknown dim, other negative
+ * values an error; unknown values: unknown(dim(x, 0))), as one number,
+ * or element i (row-major; i negative or past the end: an error). */
+opr_status opr_sx_value_shape(opr_infer_ctx *c, size_t arg, size_t index,
+                              const char *what, opr_shape *out);
+opr_status opr_sx_value_num(opr_infer_ctx *c, size_t arg, size_t index,
+                            const char *what, opr_num *out);
+opr_status opr_sx_value_at(opr_infer_ctx *c, size_t arg, size_t index,
+                           opr_num i, const char *what, opr_num *out);
+opr_cond opr_sx_value_known(opr_infer_ctx *c, size_t arg, size_t index);
+/* sum(L, i) and concat(L, axis) over the tensors of list input `arg`. */
+opr_status opr_sx_sum_dims(opr_infer_ctx *c, size_t arg, opr_num i,
+                           const char *what, opr_num *out);
+opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
+                         const char *what, opr_shape *out);
+
+/* ---- attrs (attr: the op's attr index); reading an attr with no value
+ * and no default is an error ---- */
+
+opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
+                           opr_num *out);   /* int: direct */
+opr_status opr_sx_attr_cond(opr_infer_ctx *c, size_t attr, const char *what,
+                            opr_cond *out); /* bool */
+/* shape attr; list(int) as dims; a tensor attr's value's shape. */
+opr_status opr_sx_attr_shape(opr_infer_ctx *c, size_t attr, const char *what,
+                             opr_shape *out);
+/* attr(l)[i]: a list(int) element (direct), a shape attr's dim i. */
+opr_status opr_sx_attr_at(opr_infer_ctx *c, size_t attr, opr_num i,
+                          const char *what, opr_num *out);
+/* attr(l)[i] of a list(shape) attr. */
+opr_status opr_sx_attr_shape_at(opr_infer_ctx *c, size_t attr, opr_num i,
+                                const char *what, opr_shape *out);
+opr_status opr_sx_attr_length(opr_infer_ctx *c, size_t attr,
+                              const char *what, opr_num *out);
+/* attr(s) == 'text' for a string attr; attr(t) == dtype for a type attr
+ * (an attr read off an input type that is not known: undecided). */
+opr_status opr_sx_attr_is_string(opr_infer_ctx *c, size_t attr,
+                                 const char *text, const char *what,
+                                 opr_cond *out);
+opr_status opr_sx_attr_is_type(opr_infer_ctx *c, size_t attr,
+                               opr_dtype type, const char *what,
+                               opr_cond *out);
+/* The string value of a string attr, for window()'s padding. */
+opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
+                              const char *what, const char **out);
+opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
+                          opr_num *out);
+
+/* A list of integers: the axes of reduce, the perm of permute. */
+typedef struct opr_sx_ints {
+  const int64_t *v;
+  size_t n;
+  bool known;
+} opr_sx_ints;
+opr_status opr_sx_attr_ints(opr_infer_ctx *c, size_t attr, const char *what,
+                            opr_sx_ints *out);
+opr_status opr_sx_value_ints(opr_infer_ctx *c, size_t arg, size_t index,
+                             const char *what, opr_sx_ints *out);
+opr_status opr_sx_num_ints(opr_infer_ctx *c, opr_num n, opr_sx_ints *out);
+
+/* ---- shapes ---- */
+
+static inline opr_shape opr_sx_unknown_shape(void) {
+  return opr_shape_unknown();
+}
+/* [D, ...]: each through opr_sx_as_dim (`whats[k]` names element k). */
+opr_status opr_sx_shape(opr_infer_ctx *c, const opr_num *dims, size_t n,
+                        const char *const *whats, opr_shape *out);
+opr_status opr_sx_unknown_rank(opr_infer_ctx *c, opr_num n, const char *what,
+                               opr_shape *out); /* unknown(n) */
+opr_num opr_sx_rank(opr_shape s);
+/* S[i], dim(x, i): i counts from the end when negative. */
+opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
+                      const char *what, opr_num *out);
+/* S[lo:hi]; has_lo/has_hi false for a bound left out. */
+opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
+                        opr_num lo, bool has_hi, opr_num hi, opr_shape *out);
+opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
+                         opr_shape *out); /* a ++ b */
+opr_status opr_sx_set(opr_infer_ctx *c, opr_shape s, opr_num i, opr_num d,
+                      const char *what, opr_shape *out);
+opr_status opr_sx_insert(opr_infer_ctx *c, opr_shape s, opr_num i,
+                         opr_num d, const char *what, opr_shape *out);
+opr_status opr_sx_remove(opr_infer_ctx *c, opr_shape s, opr_num i,
+                         const char *what, opr_shape *out);
+opr_status opr_sx_reduce(opr_infer_ctx *c, opr_shape s, opr_sx_ints axes,
+                         opr_cond keep, const char *what, opr_shape *out);
+opr_status opr_sx_permute(opr_infer_ctx *c, opr_shape s, opr_sx_ints perm,
+                          const char *what, opr_shape *out);
+opr_status opr_sx_product(opr_infer_ctx *c, opr_shape s, const char *what,
+                          opr_num *out);
+
+/* ---- folds: merge, join, broadcast, min, max, sum, product, all, any,
+ * and [D for k < N], whether written with operands or as
+ * comprehensions. Init, one step per element in order, then end. ---- */
+
+typedef enum opr_sx_fold_op {
+  OPR_FOLD_DIMS,      /* [D for k < N]: init with the count N */
+  OPR_FOLD_SUM,
+  OPR_FOLD_PRODUCT,
+  OPR_FOLD_MIN,
+  OPR_FOLD_MAX,
+  OPR_FOLD_MERGE,     /* numbers or shapes */
+  OPR_FOLD_JOIN,      /* numbers or shapes */
+  OPR_FOLD_BROADCAST, /* shapes */
+  OPR_FOLD_ALL,
+  OPR_FOLD_ANY,
+} opr_sx_fold_op;
+
+typedef struct opr_sx_fold {
+  opr_sx_fold_op op;
+  size_t count;   /* elements folded so far */
+  bool unknown;   /* the result is unknown / `?` / undecided regardless */
+  opr_num num;    /* number folds */
+  opr_shape shape; /* shape folds, and DIMS (dims filled so far) */
+  size_t cap;     /* DIMS: room in shape.dims */
+  opr_cond cond;  /* all, any */
+} opr_sx_fold;
+
+/* `n` is the element count for OPR_FOLD_DIMS (room for that many dims),
+ * ignored otherwise. */
+opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
+                            opr_sx_fold_op op, size_t n);
+opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
+                           const char *what);
+opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
+                             const char *what);
+void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x);
+/* N unknown, or an `if` undecided for some element: the result is
+ * unknown (a decided all/any stays decided). */
+void opr_sx_fold_unknown(opr_sx_fold *f);
+/* all/any decided: later elements are not evaluated. */
+bool opr_sx_fold_done(const opr_sx_fold *f);
+opr_status opr_sx_fold_end_num(opr_infer_ctx *c, opr_sx_fold *f,
+                               const char *what, opr_num *out);
+opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
+                                 const char *what, opr_shape *out);
+opr_cond opr_sx_fold_end_cond(opr_sx_fold *f);
+
+/* ---- C ? X : Y undecided: both branches evaluated; a branch that failed
+ * (its status given here, and freed) is left out, both failing is the
+ * first one's error ---- */
+opr_status opr_sx_join_branches_num(opr_status sx, opr_num x, opr_status sy,
+                                    opr_num y, opr_num *out);
+opr_status opr_sx_join_branches_shape(opr_infer_ctx *c, opr_status sx,
+                                      opr_shape x, opr_status sy,
+                                      opr_shape y, opr_shape *out);
+opr_status opr_sx_join_branches_cond(opr_status sx, opr_cond x,
+                                     opr_status sy, opr_cond y,
+                                     opr_cond *out);
+
+/* ---- outputs ---- */
+/* opr_infer_set_output / opr_infer_set_output_at (opr/shape.h). */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
