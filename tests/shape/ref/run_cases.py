@@ -132,6 +132,9 @@ def main():
         n_ok += ok
         n_total += total
         n_clean += bad == 0
+    for f in sorted(os.listdir(a.dir)) if not a.op else []:
+        if f.endswith('.shape') and f[:-6] not in cases:
+            print("note: %s: no such op among the cases" % f)
     for line in lines:
         print(line)
     skipped = sum(1 for (op, _) in cm.CONTRADICTORY

@@ -242,6 +242,9 @@ class Checker:
         for child in node[1:]:
             if isinstance(child, tuple):
                 self.expr(child, bound)
+            elif isinstance(child, list):
+                for c in child:
+                    self.expr(c, bound)
 
     def call(self, node, bound):
         f, args = node[1], node[2]
