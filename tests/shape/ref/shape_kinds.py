@@ -167,8 +167,10 @@ class Checker:
                 raise SpecError("line %d: %s" % (line, e))
 
     def statement(self, st, seen_out):
+        kc = KindChecker(self.op, self.let_kind, self.lets)
         if st[0] == 'require':
             self.expr(st[1], set())
+            kc.expect(st[1], 'C', set())
         elif st[0] == 'shape':
             name, var = st[1], st[2]
             if name not in self.op.outputs:
@@ -184,6 +186,7 @@ class Checker:
                 self.fresh(var, set())
                 bound = {var}
             self.expr(st[3], bound)
+            kc.expect(st[3], 'S', bound)
         elif st[0] == 'let':
             self.let(st)
 
@@ -198,6 +201,8 @@ class Checker:
         kind = static_kind(body, self.op, self.let_kind, bound)
         if kind is None:
             raise SpecError("the kind of %s is not fixed (a bare ?)" % name)
+        KindChecker(self.op, self.let_kind, self.lets).expect(
+            body, '*', bound)
         if kind == 'SD':
             kind = 'S'  # the contract: a name of value(x) is the shape
         self.lets[name] = (params, body)
@@ -272,3 +277,151 @@ class Checker:
             args = args[:4]
         for a in args:
             self.expr(a, bound)
+
+
+# -- kinds of operands (spec errors whether or not a case evaluates them) --
+
+_ARITY = {'dim': 2, 'rank': 1, 'length': 1, 'size_of': 1, 'ceil_div': 2,
+          'window': 5, 'value': 1, 'attr': 1, 'unknown': 1, 'set': 3,
+          'insert': 3, 'remove': 2, 'reduce': 3, 'permute': 2, 'concat': 2,
+          'known': 1, 'bit': 2, 'sum': 2, 'product': 1}
+_KIND_NAME = {'S': 'a shape', 'D': 'a number', 'C': 'a condition',
+              'SD': 'a shape or number', None: 'the unknown ?',
+              'str': 'a string', 'type': 'a dtype'}
+# operand kinds per form ('*': any, checked by its own kind; '-': not an
+# expression of the three kinds; 'W': the kind wanted of the call)
+_OPERANDS = {
+    'dim': 'SD', 'rank': 'S', 'ceil_div': 'DD', 'window': 'DDDD-',
+    'unknown': 'D', 'set': 'SDD', 'insert': 'SDD', 'remove': 'SD',
+    'permute': 'S-', 'concat': '-D', 'bit': 'DD', 'product': 'S',
+    'sum': '-D', 'reduce': 'S-C', 'known': '*', 'length': '-',
+    'size_of': '-', 'value': '-', 'attr': '-',
+}
+
+
+def _fits(kind, want):
+    if want == '*' or kind == want:
+        return True
+    return want in ('S', 'D') and kind in (None, 'SD')
+
+
+class KindChecker:
+    """Checks that every operand has the kind its place needs."""
+
+    def __init__(self, op, let_kind, lets):
+        self.op, self.let_kind, self.lets = op, let_kind, lets
+
+    def kind(self, node, bound):
+        return static_kind(node, self.op, self.let_kind, bound)
+
+    def expect(self, node, want, bound):
+        k = self.kind(node, bound)
+        if not _fits(k, want):
+            raise SpecError("%s where %s is needed"
+                            % (_KIND_NAME.get(k, k), _KIND_NAME[want]))
+        self.operands(node, want if want != '*' else k, bound)
+
+    def operands(self, node, want, bound):
+        t = node[0]
+        if t == 'list':
+            for e in node[1]:
+                self.expect(e, 'D', bound)
+        elif t == 'comp':
+            self.expect(node[3], 'D', bound)
+            inner = bound | {node[2]}
+            if node[4] is not None:
+                self.expect(node[4], 'C', inner)
+            self.expect(node[1], 'D', inner)
+        elif t == 'fold':
+            self.fold(node, want, bound)
+        elif t == 'index':
+            self.index(node, bound)
+        elif t == 'slice':
+            self.expect(node[1], 'S', bound)
+            for b in node[2:]:
+                if b is not None:
+                    self.expect(b, 'D', bound)
+        elif t == 'bin':
+            self.binary(node, bound)
+        elif t == 'neg':
+            self.expect(node[1], 'D', bound)
+        elif t == 'not':
+            self.expect(node[1], 'C', bound)
+        elif t == 'in':
+            for e in node[1:]:
+                self.expect(e, 'D', bound)
+        elif t == 'tern':
+            self.expect(node[1], 'C', bound)
+            w = want if want in ('S', 'D', 'C') else '*'
+            self.expect(node[2], w, bound)
+            self.expect(node[3], w, bound)
+        elif t == 'call':
+            self.call(node, want, bound)
+
+    def fold(self, node, want, bound):
+        f = node[1]
+        self.expect(node[4], 'D', bound)
+        inner = bound | {node[3]}
+        if node[5] is not None:
+            self.expect(node[5], 'C', inner)
+        body = {'sum': 'D', 'product': 'D', 'min': 'D', 'max': 'D',
+                'all': 'C', 'any': 'C', 'broadcast': 'S'}.get(f)
+        if body is None:  # merge, join: as wanted
+            body = want if want in ('S', 'D') else '*'
+        self.expect(node[2], body, inner)
+
+    def index(self, node, bound):
+        base = node[1]
+        self.expect(node[2], 'D', bound)
+        if base[0] == 'name' and base[1] not in bound and \
+                base[1] not in self.let_kind and \
+                self.op.inputs.get(base[1]) is True:
+            return
+        if base[0] == 'call' and base[1] in ('attr', 'value'):
+            self.expect(base, '*', bound)
+            return
+        self.expect(base, 'S', bound)
+
+    def binary(self, node, bound):
+        op, l, r = node[1:]
+        if op in ('+', '-', '*', '/', '%'):
+            want = 'D'
+        elif op == '++':
+            want = 'S'
+        elif op in ('&&', '||'):
+            want = 'C'
+        else:
+            kl, kr = self.kind(l, bound), self.kind(r, bound)
+            if {kl, kr} & {'str', 'type'}:
+                if op not in ('==', '!=') or not (
+                        {kl, kr} <= {'str'} or {kl, kr} <= {'type'}):
+                    raise SpecError("a string attr compares with a string, "
+                                    "a type attr with a dtype, by == or !=")
+                return
+            want = 'D'
+        self.expect(l, want, bound)
+        self.expect(r, want, bound)
+
+    def call(self, node, want, bound):
+        f, args = node[1], node[2]
+        if f in self.let_kind:
+            for a in args:
+                self.expect(a, 'D', bound)
+            return
+        n = _ARITY.get(f)
+        if n is not None and len(args) != n:
+            raise SpecError("%s() takes %d operands, not %d"
+                            % (f, n, len(args)))
+        if not args:
+            raise SpecError("%s() takes operands" % f)
+        spec = _OPERANDS.get(f)
+        if spec is None:  # merge join min max broadcast same
+            w = {'min': 'D', 'max': 'D', 'broadcast': 'S', 'same': 'S'}.get(
+                f, want if want in ('S', 'D') else '*')
+            spec = w * len(args)
+        for a, w in zip(args, spec):
+            if w == '-':
+                continue
+            if f == 'dim' and w == 'S' and a[0] == 'name':
+                continue  # dim(x, i) of an input, list or not
+            self.expect(a, w, bound)

@@ -479,7 +479,8 @@ def _s_permute(ev, args, env):
 
 def _s_concat(ev, args, env):
     tensors = ev.list_input(args[0], env)
-    ax = ev.number(args[1], env)
+    node, env2 = ev.resolve(args[1], env)
+    ax = ev.number(node, env2)
     shapes = [t.shape for t in tensors]
     ranks = set(len(s) for s in shapes if s is not None)
     if len(ranks) > 1:
