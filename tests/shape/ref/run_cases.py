@@ -137,12 +137,15 @@ def main():
             print("note: %s: no such op among the cases" % f)
     for line in lines:
         print(line)
-    skipped = sum(1 for (op, _) in cm.CONTRADICTORY
-                  if op in names and
-                  os.path.exists(os.path.join(a.dir, op + '.shape')))
+    skipped = sorted((op, ln) for (op, ln) in cm.CONTRADICTORY
+                     if op in names and
+                     os.path.exists(os.path.join(a.dir, op + '.shape')))
+    if skipped:
+        print("left out (an input value contradicts that input's shape): "
+              + ', '.join("%s line %d" % c for c in skipped))
     print("summary: %d ops with a statement file, %d with every case "
           "agreeing; %d/%d cases agree (%d contradictory cases left out)"
-          % (n_files, n_clean, n_ok, n_total, skipped))
+          % (n_files, n_clean, n_ok, n_total, len(skipped)))
     return 1 if lines else 0
 
 
