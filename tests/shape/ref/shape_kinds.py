@@ -41,8 +41,11 @@ FORMS = {
     'broadcast', 'set', 'insert', 'remove', 'reduce', 'permute', 'concat',
     'known', 'same', 'bit', 'all', 'any',
 }
-KEYWORDS = {'shape', 'require', 'let', 'for', 'if', 'in', 'shape_fn',
-            'attr', 'input', 'output', 'op', 'true', 'false'}
+# opgen/keywords.def, and `let`, `for`, `if` of version 2
+KEYWORDS = {'package', 'op', 'attr', 'input', 'output', 'stateful',
+            'commutative', 'aggregate', 'allows_uninitialized_input',
+            'distributed_communication', 'deprecated', 'shape', 'require',
+            'shape_fn', 'in', 'c_prefix', 'let', 'for', 'if'}
 
 _NUM_FORMS = {'dim', 'rank', 'length', 'size_of', 'ceil_div', 'min', 'max',
               'window', 'product'}
@@ -209,9 +212,8 @@ class Checker:
         self.let_kind[name] = kind
 
     def fresh(self, name, bound):
-        if name in self.op.inputs or name in self.op.attrs or \
-                name in self.op.outputs:
-            raise SpecError("%s is already an input, output or attr" % name)
+        if name in self.op.inputs or name in self.op.attrs:
+            raise SpecError("%s is already an input or attr" % name)
         if name in self.lets or name in bound:
             raise SpecError("%s is already defined" % name)
         if name in FORMS or name in KEYWORDS or dtype_code(name) is not None:
@@ -268,8 +270,10 @@ class Checker:
             _attr_kind(self.op, node)
             return
         if f in ('size_of',):
-            if len(args) != 1 or args[0][0] != 'name' or \
-                    self.op.attrs.get(args[0][1]) != 'type':
+            a = args[0] if len(args) == 1 else ('int', 0)
+            if a[0] == 'call' and a[1] == 'attr' and len(a[2]) == 1:
+                a = a[2][0]
+            if a[0] != 'name' or self.op.attrs.get(a[1]) != 'type':
                 raise SpecError("size_of() takes a type attr")
             return
         if f == 'window' and len(args) == 5 and args[4][0] == 'name' and \

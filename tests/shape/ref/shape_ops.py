@@ -669,7 +669,8 @@ def _n_length(ev, args, env):
 
 
 def _n_size_of(ev, args, env):
-    name = args[0][1]
+    a = args[0]
+    name = a[2][0][1] if a[0] == 'call' else a[1]
     v = ev.attr_value(name)
     return DTYPE_SIZE[dtype_code(v)]
 

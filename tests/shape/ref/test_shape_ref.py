@@ -210,6 +210,9 @@ check('list(int) attr as dims', 'shape out = attr(ints);', [1, None, 0])
 check('list(shape) attr', 'shape out = attr(shs)[0] ++ [rank(attr(shs)[1])];',
       [1, None])
 check('attr index past', 'shape out = [attr(ints)[3]];', ERR)
+check('size_of', 'shape out = [size_of(t), size_of(attr(t))];', [4, 4])
+check('size_of string', 'shape out = [size_of(t)];', [0],
+      attrs={'t': 'string'})
 # reduce, permute, window
 check('reduce', 'shape out = reduce(x, attr(ints), attr(b));', [1, 3, 1],
       x=[2, 3, 4], attrs={'ints': [0, -1, 2]})
