@@ -17,8 +17,15 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # others run it from this tree, read-only
 sys.path.insert(0, HERE)
 REPO = os.path.normpath(os.path.join(HERE, '..', '..', '..'))
+
+
+def _default(rel):
+    """rel under the current directory (a repository root, e.g. another
+    worktree) when it exists there, else under this script's tree."""
+    return rel if os.path.exists(rel) else os.path.join(REPO, rel)
 
 from shape_ref import Program, ShapeError, SpecError, parse  # noqa: E402
 import case_map as cm  # noqa: E402
@@ -99,18 +106,21 @@ def main():
     ap.add_argument('--op', help='run only this op')
     ap.add_argument('-v', '--verbose', action='store_true')
     ap.add_argument('--opgen', default=os.environ.get(
-        'OPGEN_BIN', os.path.join(REPO, 'build', 'bin', 'opgen')))
-    ap.add_argument('--corpus', default=os.path.join(
-        REPO, '..', 'shared', 'corpus'))
-    ap.add_argument('--dir', default=os.path.join(REPO, 'tests', 'shape',
-                                                  'tf'),
-                    help='directory of the <Op>.shape statement files')
+        'OPGEN_BIN', _default(os.path.join('build', 'bin', 'opgen'))))
+    ap.add_argument('--corpus', default=_default(os.path.join(
+        '..', 'shared', 'corpus')))
+    ap.add_argument('--dir', default=_default(os.path.join(
+        'tests', 'shape', 'tf')),
+                    help='directory of the <Op>.shape statement files '
+                    '(default: tests/shape/tf of the current directory, '
+                    'else of this script\'s tree)')
     a = ap.parse_args()
     cases_path = os.path.join(a.corpus, 'tf-tests', 'shape_cases.json')
     if not os.path.exists(cases_path):
         sys.exit("no corpus at %s" % a.corpus)
     if not os.access(a.opgen, os.X_OK):
         sys.exit("no opgen at %s (build it, or pass --opgen)" % a.opgen)
+    print("statements: %s" % os.path.abspath(a.dir))
     cases = json.load(open(cases_path))['ops']
     ops = load_ops(a.opgen, os.path.join(a.corpus, 'tf-ops.pbtxt'))
     names = [a.op] if a.op else sorted(cases)
