@@ -261,9 +261,11 @@ static void report(const char *op, const og_json *c, og_arena *a,
   const og_json *line = og_json_get(c, "line");
   const og_json *in = og_json_get(c, "inputs");
   const og_json *ts = og_json_get(c, "input_tensors");
+  const og_json *attrs = og_json_get(c, "attrs");
   char vals[512] = "";
   size_t used = 0;
-  for (size_t i = 0; ts && i < ts->u.arr.count; i++) {
+  for (size_t i = 0; ts && ts->kind == OG_JSON_ARRAY && i < ts->u.arr.count;
+       i++) {
     const og_json *v = og_json_get(&ts->u.arr.items[i], "values");
     if (!v || used >= sizeof vals) continue;
     used += (size_t)snprintf(vals + used, sizeof vals - used, " %zu=[", i);
@@ -276,8 +278,8 @@ static void report(const char *op, const og_json *c, og_arena *a,
   print_error("%s line %s: inputs %s%s%s%s%s: expected %s, got %s%s%s%s\n",
               op, line ? line->u.num.text : "?", in ? in->u.str.ptr : "",
               *vals ? " values" : "", vals,
-              og_json_get(c, "attrs")->u.obj.count ? " attrs " : "",
-              sc_attrs_text(a, og_json_get(c, "attrs")), want, got,
+              attrs && attrs->u.obj.count ? " attrs " : "",
+              sc_attrs_text(a, attrs), want, got,
               msg ? " (" : "", msg ? msg : "", msg ? ")" : "");
 }
 
