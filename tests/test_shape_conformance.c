@@ -142,25 +142,60 @@ static const char *left_out_line(char *line, char *name, size_t n) {
   return rest;
 }
 
-/* Whether `op` is listed; counts and prints the list once. */
-static bool left_out(const char *op, const char **reason) {
+/* LEFT_OUT.md's text (read once; NULL when there is none). */
+static const char *left_out_text(void) {
   static char *text;
   if (!text) text = tu_read_file(LEFT_OUT_FILE, NULL);
-  if (!text) return false;
-  for (char *p = text; *p;) {
-    char *e = strchr(p, '\n');
+  return text;
+}
+
+/* Calls fn(name, reason, ctx) for each line naming an op; stops when fn
+ * returns true and returns whether it did. */
+static bool each_left_out(bool (*fn)(const char *, const char *, void *),
+                          void *ctx) {
+  const char *text = left_out_text();
+  for (const char *p = text; p && *p;) {
+    const char *e = strchr(p, '\n');
     size_t len = e ? (size_t)(e - p) : strlen(p);
     char line[1024], name[128];
     snprintf(line, sizeof line, "%.*s", (int)len, p);
     const char *why = left_out_line(line, name, sizeof name);
-    if (why && strcmp(name, op) == 0) {
-      static char kept[1024];
-      snprintf(kept, sizeof kept, "%s", why);
-      *reason = kept;
-      return true;
-    }
+    if (why && fn(name, why, ctx)) return true;
     p += len + (e ? 1 : 0);
   }
+  return false;
+}
+
+typedef struct lookup {
+  const char *op;
+  const char *reason;
+} lookup;
+
+static bool match(const char *name, const char *why, void *ctx) {
+  lookup *l = ctx;
+  if (strcmp(name, l->op) != 0) return false;
+  l->reason = why;
+  return true;
+}
+
+/* Whether `op` is listed, and why. */
+static bool left_out(const char *op, const char **reason) {
+  static char kept[1024];
+  lookup l = {op, NULL};
+  if (!each_left_out(match, &l)) return false;
+  snprintf(kept, sizeof kept, "%s", l.reason);
+  *reason = kept;
+  return true;
+}
+
+/* A listed name that is none of the cases' ops (a typo). */
+static bool stray(const char *name, const char *why, void *ctx) {
+  (void)why;
+  const og_json *ops = ((void **)ctx)[0];
+  size_t *count = ((void **)ctx)[1];
+  if (og_json_get(ops, name)) return false;
+  if ((*count)++ < 20)
+    print_error("%s names '%s', which has no cases\n", LEFT_OUT_FILE, name);
   return false;
 }
 
@@ -364,7 +399,7 @@ static void expected_outputs_match_by_value(void **state) {
 
 /* Each of the 117 ops has a statement file or a line in LEFT_OUT.md
  * (Const, whose cases do not run, may have both); none has both
- * otherwise. */
+ * otherwise, and every line names one of them. */
 static void every_op_has_statements_or_is_left_out(void **state) {
   (void)state;
   og_arena a;
@@ -388,10 +423,14 @@ static void every_op_has_statements_or_is_left_out(void **state) {
                   LEFT_OUT_FILE);
   }
   if (missing > 20) print_error("... %zu ops missing in all\n", missing);
+  size_t strays = 0;
+  void *ctx[2] = {(void *)ops, &strays};
+  each_left_out(stray, ctx);
   free(text);
   og_arena_free(&a);
   assert_int_equal(missing, 0);
   assert_int_equal(both, 0);
+  assert_int_equal(strays, 0);
 }
 
 static void every_case_agrees_with_tensorflow(void **state) {

@@ -249,6 +249,15 @@ check('product', 'shape out = [product(x), product(y)];', [0, None],
 check('unknown(n)', 'shape out = unknown(2) ++ unknown(rank(x));', None)
 check('unknown neg', 'shape out = unknown(0 - 1);', ERR)
 check('require keeps shape', 'require rank(x) == 2; shape out = x;', None)
+# syntax
+check('ternary chain', 'shape out = [rank(x) == 1 ? 1 : rank(x) == 2 ? 2 : 3];',
+      [2], x=[1, 1])
+check('? operand', 'shape out = [rank(x) == 1 ? ? : 1];', [None], x=[1])
+check('minus is an operator', 'shape out = [dim(x, 0)-1, dim(x,-1)];', [4, 5],
+      x=[5])
+check('precedence', 'shape out = [1 + 2 * 3, (1 + 2) * 3, 7 - 2 - 1];',
+      [7, 9, 4])
+check('comments', 'shape out = /* c */ [1]; // d', [1])
 # spec errors
 spec_error('let reuse', 'let a = 1; let a = 2;')
 spec_error('let input', 'let x = 1;')
