@@ -91,14 +91,21 @@ static const char *not_run_reason(const char *op, int line) {
   return NULL;
 }
 
-/* Prints at most 40 lines of a tool's error output. */
-static void print_head(const char *path) {
+static const char *statement_line(long line, char *buf, size_t n);
+
+/* Prints at most 40 lines of a tool's error output; a line that starts
+ * with `spec:LINE:` gets the statement file's line appended. */
+static void print_head(const char *path, const char *spec) {
   char *text = tu_read_file(path, NULL);
   if (!text) return;
   int lines = 0;
   for (char *p = text; *p && lines < 40; lines++) {
     char *e = strchr(p, '\n');
-    print_error("  %.*s\n", (int)(e ? e - p : (long)strlen(p)), p);
+    char where[128] = "";
+    size_t sl = spec ? strlen(spec) : 0;
+    if (sl && strncmp(p, spec, sl) == 0 && p[sl] == ':')
+      statement_line(strtol(p + sl + 1, NULL, 10), where, sizeof where);
+    print_error("  %.*s%s\n", (int)(e ? e - p : (long)strlen(p)), p, where);
     p = e ? e + 1 : p + strlen(p);
   }
   free(text);
@@ -201,9 +208,35 @@ static bool stray(const char *name, const char *why, void *ctx) {
 
 /* ---- the generated op library ---- */
 
+/* Where each statement file starts in conformance.op, to name the
+ * statement file's own line in opgen's errors. */
+static struct {
+  char op[64];
+  long first; /* line of the file's first statement line */
+} spliced[256];
+static size_t nspliced;
+
+static long count_lines(const char *s, size_t n) {
+  long lines = 0;
+  for (size_t i = 0; i < n; i++) lines += s[i] == '\n';
+  return lines;
+}
+
+/* "tests/shape/tf/X.shape:L" for line `line` of conformance.op. */
+static const char *statement_line(long line, char *buf, size_t n) {
+  *buf = '\0';
+  for (size_t i = 0; i < nspliced; i++)
+    if (line >= spliced[i].first &&
+        (i + 1 == nspliced || line < spliced[i + 1].first))
+      snprintf(buf, n, " [" STATEMENTS_DIR "/%.63s.shape:%ld]", spliced[i].op,
+               line - spliced[i].first + 1);
+  return buf;
+}
+
 /* The imported op `name` from `text` (tf_ops.op), its closing brace
  * excluded, into f. */
-static bool copy_op(FILE *f, const char *text, const char *name) {
+static bool copy_op(FILE *f, const char *text, const char *name,
+                    long *lines) {
   char head[256];
   snprintf(head, sizeof head, "\nop %s {\n", name);
   const char *start = strstr(text, head);
@@ -212,6 +245,7 @@ static bool copy_op(FILE *f, const char *text, const char *name) {
   const char *end = strstr(start, "\n}\n");
   if (!end) return false;
   fwrite(start, 1, (size_t)(end - start) + 1, f);
+  *lines += count_lines(start, (size_t)(end - start) + 1);
   return true;
 }
 
@@ -222,7 +256,9 @@ static size_t write_spec(const og_json *ops, const char *imported,
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fprintf(f, "package " SPEC_PACKAGE ";\n");
+  long lines = 1; /* written so far */
   size_t n = 0;
+  nspliced = 0;
   for (size_t i = 0; i < ops->u.obj.count; i++) {
     const char *op = ops->u.obj.members[i].key.ptr;
     if (!has_statements(op) || !selected(op)) continue;
@@ -231,11 +267,19 @@ static size_t write_spec(const og_json *ops, const char *imported,
     char *st = tu_read_file(spath, NULL);
     assert_non_null(st);
     fprintf(f, "\n");
-    if (!copy_op(f, imported, op)) {
+    lines++;
+    if (!copy_op(f, imported, op, &lines)) {
       print_error("%s: not among the imported ops\n", op);
       fail();
     }
-    fprintf(f, "  // %s\n%s\n}\n", spath, st);
+    fprintf(f, "  // %s\n", spath);
+    lines++;
+    if (nspliced < sizeof spliced / sizeof *spliced) {
+      snprintf(spliced[nspliced].op, sizeof spliced[nspliced].op, "%s", op);
+      spliced[nspliced++].first = lines + 1;
+    }
+    fprintf(f, "%s\n}\n", st);
+    lines += count_lines(st, strlen(st)) + 2;
     free(st);
     n++;
   }
@@ -262,8 +306,9 @@ static void build_library(const og_json *ops) {
   if (tu_run(cmd) != 0) {
     print_error("opgen gen rejects the statements (%zu ops spliced into "
                 "%s):\n", n, path);
-    snprintf(path, sizeof path, "%s/gen.err", dir);
-    print_head(path);
+    char err[512];
+    snprintf(err, sizeof err, "%s/gen.err", dir);
+    print_head(err, path);
     fail();
   }
   snprintf(cmd, sizeof cmd, "'%s' -std=c11 -fPIC -shared -I'%s' -I'%s/gen' "
@@ -272,7 +317,7 @@ static void build_library(const og_json *ops) {
   if (tu_run(cmd) != 0) {
     print_error("the generated code does not compile:\n");
     snprintf(path, sizeof path, "%s/cc.err", dir);
-    print_head(path);
+    print_head(path, NULL);
     fail();
   }
   snprintf(path, sizeof path, "%s/conformance.so", dir);
