@@ -13,7 +13,8 @@
  * value, known or unknown). Ops without a statement file must be listed,
  * with the reason, in tests/shape/tf/LEFT_OUT.md (`OpName: reason`).
  *
- * OPGEN_SHAPE_OPS=Pad,Tile runs only those ops (while debugging). The
+ * OPGEN_SHAPE_OPS=Pad,Tile runs only those ops, without the coverage
+ * check (while debugging). The
  * Python reference evaluator runs the same cases on the contract
  * (tests/shape/ref/run_cases.py). */
 #include "testutil.h"
