@@ -19,6 +19,9 @@ from shape_parse import SpecError, parse  # noqa: F401 (re-exported)
 from shape_kinds import DTYPES, DTYPE_SIZE, Checker
 import shape_ops as so
 from shape_ops import ShapeError, Raw, to_dim
+from eval_shape import eval_shape
+from eval_number import eval_number
+from eval_cond import eval_cond
 
 
 class OpInfo:
@@ -65,10 +68,6 @@ class Tensor:
                 raise ShapeError("input values contradict the input's "
                                  "shape: %s" % e)
         self.shape = shape
-
-
-def _strip(node):
-    return node
 
 
 class Program:
@@ -201,20 +200,10 @@ class Evaluator:
             raise SpecError("value() of something that is not an input")
         return t.values, t
 
-    # -- kinds
-    def kind(self, node, env):
-        return self.prog_kind(node, env)
-
-    def prog_kind(self, node, env):
-        from shape_kinds import static_kind
-        return static_kind(node, self.op, self.prog.let_kind,
-                           set(env.keys()))
-
     # -- let
     def let_body(self, name, args, env):
         params, body = self.prog.lets[name]
-        e2 = {k: v for k, v in env.items() if not isinstance(v, tuple)}
-        e2 = {}
+        e2 = {}  # a let sees its parameters only (and inputs, attrs, lets)
         if params:
             if len(args) != len(params):
                 raise SpecError("%s takes %d arguments" % (name, len(params)))
@@ -235,13 +224,13 @@ class Evaluator:
 
     # -- evaluation by kind
     def shape(self, node, env):
-        return so.eval_shape(self, node, env)
+        return eval_shape(self, node, env)
 
     def number(self, node, env):
-        return so.eval_number(self, node, env)
+        return eval_number(self, node, env)
 
     def cond(self, node, env):
-        return so.eval_cond(self, node, env)
+        return eval_cond(self, node, env)
 
     def dim(self, node, env):
         return to_dim(self.number(node, env))
