@@ -321,6 +321,10 @@ static bool values(og_arena *a, const og_json *j, sc_case *c) {
     if (t->kind != OG_JSON_OBJECT) continue;
     const og_json *shape = og_json_get(t, "shape");
     const og_json *vals = og_json_get(t, "values");
+    /* The extraction writes some shapes nested: [[2, 2]] for a 2 x 2. */
+    if (shape && shape->kind == OG_JSON_ARRAY && shape->u.arr.count == 1 &&
+        shape->u.arr.items[0].kind == OG_JSON_ARRAY)
+      shape = &shape->u.arr.items[0];
     const og_json *dt = og_json_get(t, "dtype");
     opr_dtype dtype = dt && dt->kind == OG_JSON_STRING
                           ? dtype_named(dt->u.str.ptr) : OPR_DT_INVALID;
@@ -330,7 +334,10 @@ static bool values(og_arena *a, const og_json *j, sc_case *c) {
       return false;
     int64_t dims[OPR_MAX_RANK];
     int rank = (int)shape->u.arr.count;
-    for (int d = 0; d < rank; d++) dims[d] = shape->u.arr.items[d].u.num.i;
+    for (int d = 0; d < rank; d++) {
+      if (shape->u.arr.items[d].kind != OG_JSON_NUMBER) return false;
+      dims[d] = shape->u.arr.items[d].u.num.i;
+    }
     size_t n = vals->u.arr.count;
     int64_t *v64 = og_arena_array(a, n ? n : 1, sizeof *v64);
     int32_t *v32 = og_arena_array(a, n ? n : 1, sizeof *v32);

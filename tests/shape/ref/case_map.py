@@ -151,7 +151,11 @@ def _tensor_value(tens, i):
     t = tens[i] if i < len(tens) else None
     if not t:
         return None
-    return (list(t['values']), list(t['shape']))
+    shape = list(t['shape'])
+    # The extraction writes some shapes nested ([[2, 2]] for a 2 x 2).
+    if len(shape) == 1 and isinstance(shape[0], list):
+        shape = list(shape[0])
+    return (list(t['values']), shape)
 
 
 def _infer_attrs(arg, ca, n, attrs):
