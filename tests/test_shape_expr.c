@@ -509,6 +509,23 @@ TEST(a_list_tensor_by_index) {
                 "Probe: xs[-1]: index -1 is out of range for the 2 tensors "
                 "of 'xs'");
 }
+TEST(list_tensors_with_values_merge_each_value_first) {
+  opr_shape s;
+  expect_status(opr_sx_input(c, IN_XS, &s),
+                "Probe: the tensors of 'xs' must have compatible shapes, but "
+                "element 1 is [3] and the ones before it are [2]");
+  expect_ok(opr_sx_input_at(c, IN_XS, num(0), "xs[0]", &s));
+  expect_shape(s, "[2]"); /* ? with a value of 2 elements */
+}
+static void list_tensors_with_values_merge_each_value_first(void **state) {
+  (void)state;
+  in.count[IN_XS] = 2;
+  in.shapes[IN_XS][1] = SHAPE(1, 3);
+  give_value(IN_XS, 0, OPR_DT_INT32, 1, (const int64_t[]){2},
+             (const int32_t[]){7, 8}, 8);
+  run(list_tensors_with_values_merge_each_value_first_body);
+}
+
 static void a_list_tensor_by_index(void **state) {
   (void)state;
   in.count[IN_XS] = 2;
@@ -1302,6 +1319,19 @@ TEST(an_unknown_count_makes_number_folds_unknown) {
 }
 RUN(an_unknown_count_makes_number_folds_unknown)
 
+TEST(a_comprehension_count_is_never_negative) {
+  size_t n;
+  bool known;
+  expect_ok(opr_sx_count(c, dimn(3), "rank(x)", &n, &known));
+  assert_true(known);
+  assert_int_equal(n, 3);
+  expect_ok(opr_sx_count(c, unk, "dim(p, 0)", &n, &known));
+  assert_false(known);
+  expect_status(opr_sx_count(c, num(-2), "attr(k)", &n, &known),
+                "Probe: attr(k): the count -2 is negative");
+}
+RUN(a_comprehension_count_is_never_negative)
+
 /* ---- C ? X : Y, C undecided ---- */
 
 TEST(undecided_branches_join_and_drop_a_failing_one) {
@@ -1362,6 +1392,7 @@ int main(void) {
       T(input_shapes_merge_list_tensors_and_values),
       T(list_tensors_that_disagree_are_an_error),
       T(a_list_tensor_by_index),
+      T(list_tensors_with_values_merge_each_value_first),
       T(a_value_as_a_shape),
       T(an_unknown_value_as_a_shape_has_the_inputs_length),
       T(a_value_below_minus_one_is_no_dim),
@@ -1396,6 +1427,7 @@ int main(void) {
       T(shape_folds_merge_join_and_broadcast),
       T(all_and_any_decide_early),
       T(an_unknown_count_makes_number_folds_unknown),
+      T(a_comprehension_count_is_never_negative),
       T(undecided_branches_join_and_drop_a_failing_one),
   };
 #undef T

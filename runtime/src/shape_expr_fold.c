@@ -279,3 +279,17 @@ opr_status opr_sx_join_branches_cond(opr_status sx, opr_cond x,
   *out = x == y ? x : OPR_COND_UNDECIDED;
   return OPR_OK;
 }
+
+/* ---- the N of a comprehension ---- */
+
+opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
+                        size_t *count, bool *known) {
+  *count = 0;
+  *known = n.known;
+  if (!n.known) return OPR_OK;
+  if (n.v < 0)
+    return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
+                           sx_what(what), n.v);
+  *count = (size_t)n.v;
+  return OPR_OK;
+}
