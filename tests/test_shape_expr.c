@@ -1177,7 +1177,7 @@ TEST(merge_and_join_folds_of_numbers) {
   const opr_num disagree[] = {dimn(2), dimn(3)};
   opr_num n;
   expect_status(fold_nums(c, OPR_FOLD_MERGE, disagree, 2, &n),
-                "Probe: F: the dims must be equal, but are 2 and 3");
+                "Probe: F is 3, which does not merge with 2");
   const opr_num negative[] = {dimn(2), opr_sx_computed(num(-1))};
   expect_status(fold_nums(c, OPR_FOLD_MERGE, negative, 2, &n),
                 "Probe: F is -1, a negative dim");
@@ -1240,7 +1240,7 @@ static opr_status fold_shapes(opr_infer_ctx *c, opr_sx_fold_op op,
   opr_sx_fold f;
   opr_status s = opr_sx_fold_init(c, &f, op, n);
   for (size_t k = 0; !s && k < n; k++)
-    s = opr_sx_fold_shape(c, &f, xs[k], "F(x, y)");
+    s = opr_sx_fold_shape(c, &f, xs[k], "x[k]");
   if (!s) s = opr_sx_fold_end_shape(c, &f, "F(x, y)", out);
   return s;
 }
@@ -1272,10 +1272,10 @@ TEST(shape_folds_merge_join_and_broadcast) {
   opr_shape s;
   const opr_shape bad[] = {SHAPE(2, 2, 3), SHAPE(1, 4)};
   expect_status(fold_shapes(c, OPR_FOLD_BROADCAST, bad, 2, &s),
-                "Probe: F(x, y): [2, 3] and [4] do not broadcast");
+                "Probe: x[k] is [4], which does not broadcast with [2, 3]");
   const opr_shape clash[] = {SHAPE(2, 2, U), SHAPE(2, 3, U)};
   expect_status(fold_shapes(c, OPR_FOLD_MERGE, clash, 2, &s),
-                "Probe: F(x, y): [2, ?] and [3, ?] do not merge");
+                "Probe: x[k] is [3, ?], which does not merge with [2, ?]");
 }
 RUN(shape_folds_merge_join_and_broadcast)
 
@@ -1375,6 +1375,88 @@ TEST(undecided_branches_join_and_drop_a_failing_one) {
 }
 RUN(undecided_branches_join_and_drop_a_failing_one)
 
+/* ---- docs/shapes.md's example: Pad, hand-written with these calls ---- */
+
+static opr_status pad_shape(opr_infer_ctx *c) {
+  opr_shape input, paddings, out;
+  opr_num n, d, before, after;
+  opr_sx_fold rank, dims;
+  size_t count;
+  bool known;
+  opr_status s;
+  if ((s = opr_sx_input(c, 0, &input)) || (s = opr_sx_input(c, 1, &paddings)))
+    return s;
+  /* require rank(paddings) == 2; */
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(paddings), OPR_DIM_EQ,
+                                  opr_sx_int(2), "rank(paddings) == 2")))
+    return s;
+  /* n = merge(rank(input), dim(paddings, 0)) */
+  if ((s = opr_sx_dim(c, paddings, opr_sx_int(0), "dim(paddings, 0)", &d)) ||
+      (s = opr_sx_fold_init(c, &rank, OPR_FOLD_MERGE, 0)) ||
+      (s = opr_sx_fold_num(c, &rank, opr_sx_rank(input), "rank(input)")) ||
+      (s = opr_sx_fold_num(c, &rank, d, "dim(paddings, 0)")) ||
+      (s = opr_sx_fold_end_num(c, &rank, "merge(rank(input), ...)", &n)) ||
+      (s = opr_sx_count(c, n, "merge(rank(input), ...)", &count, &known)))
+    return s;
+  /* [dim(input, k) + before(k) + after(k) for k < n] */
+  if ((s = opr_sx_fold_init(c, &dims, OPR_FOLD_DIMS, count))) return s;
+  if (!known) opr_sx_fold_unknown(&dims);
+  for (size_t k = 0; k < count; k++) {
+    opr_num at = opr_sx_dim_num((int64_t)k);
+    if ((s = opr_sx_dim(c, input, at, "dim(input, k)", &d)) ||
+        (s = opr_sx_value_at(c, 1, 0, opr_sx_dim_num(2 * (int64_t)k),
+                             "value(paddings)[2 * k]", &before)) ||
+        (s = opr_sx_value_at(c, 1, 0, opr_sx_dim_num(2 * (int64_t)k + 1),
+                             "value(paddings)[2 * k + 1]", &after)) ||
+        (s = opr_sx_add(c, d, before, "dim(input, k) + before(k)", &d)) ||
+        (s = opr_sx_add(c, d, after, "... + after(k)", &d)) ||
+        (s = opr_sx_fold_num(c, &dims, d, "dim(input, k) + ...")))
+      return s;
+  }
+  if ((s = opr_sx_fold_end_shape(c, &dims, "[... for k < n]", &out)))
+    return s;
+  return opr_infer_set_output(c, 0, out);
+}
+
+static const opr_arg_def pad_inputs[] = {
+    {.name = "input", .type = OPR_DT_FLOAT, .type_attr = NO,
+     .number_attr = NO, .type_list_attr = NO},
+    {.name = "paddings", .type = OPR_DT_INT32, .type_attr = NO,
+     .number_attr = NO, .type_list_attr = NO},
+};
+static opr_op_state pad_state;
+static const opr_op_def pad_def = {
+    .name = "PadLike", .inputs = pad_inputs, .ninputs = 2,
+    .outputs = probe_outputs, .noutputs = 1, .check = never_checked,
+    .shape_fn = pad_shape, .state = &pad_state};
+
+/* PadLike's output for an input shape and paddings (values or NULL). */
+static void expect_pad(opr_shape input, opr_shape paddings,
+                       const opr_tensor *values, const char *want) {
+  const opr_tensor *v[1] = {values};
+  const opr_shape_input ins[2] = {{&input, NULL, 1},
+                                  {&paddings, values ? v : NULL, 1}};
+  opr_inferred_shapes out;
+  expect_ok(opr_infer_shapes(&pad_def, ins, 2, NULL, 0, &out));
+  expect_shape(out.shapes[0], want);
+  opr_inferred_shapes_free(&out);
+}
+
+static void the_docs_example_infers_pad(void **state) {
+  (void)state;
+  const opr_tensor *p = VALUE32(IN_V, 2, DIMS(2, 2), 1, 1, 2, 2);
+  expect_pad(SHAPE(2, 2, 3), SHAPE(2, 2, 2), p, "[4, 7]");
+  expect_pad(SHAPE(2, U, 3), unknown, p, "[?, 7]");
+  expect_pad(unknown, SHAPE(2, 3, 2), NULL, "[?, ?, ?]");
+  expect_pad(unknown, unknown, NULL, "?");
+  const opr_shape_input ins[2] = {{(const opr_shape[]){SHAPE(1, 5)}, NULL, 1},
+                                  {(const opr_shape[]){SHAPE(2, 2, 2)},
+                                   NULL, 1}};
+  opr_inferred_shapes out;
+  expect_status(opr_infer_shapes(&pad_def, ins, 2, NULL, 0, &out),
+                "PadLike: dim(paddings, 0) is 2, which does not merge with 1");
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, reset, release)
   const struct CMUnitTest tests[] = {
@@ -1429,6 +1511,7 @@ int main(void) {
       T(an_unknown_count_makes_number_folds_unknown),
       T(a_comprehension_count_is_never_negative),
       T(undecided_branches_join_and_drop_a_failing_one),
+      T(the_docs_example_infers_pad),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);

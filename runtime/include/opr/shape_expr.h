@@ -310,7 +310,9 @@ typedef struct opr_sx_fold {
  * and max an error (at end). Number folds: sum/max unknown when an
  * element is; product 0 when an element is 0; min 0 when the least known
  * element is 0, else unknown when one is; join keeps `direct` when every
- * element is direct and equal. */
+ * element is direct and equal. The `what` of an element is its own text
+ * ("PadLike: dim(paddings, 0) is 2, which does not merge with 1"); that
+ * of the end, the whole fold's. */
 opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
                             opr_sx_fold_op op, size_t n);
 opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
