@@ -230,58 +230,6 @@ opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
   return f->unknown || f->partial ? OPR_COND_UNDECIDED : f->cond;
 }
 
-/* ---- C ? X : Y with C undecided ---- */
-
-opr_status opr_sx_join_branches_num(opr_status sx, opr_num x, opr_status sy,
-                                    opr_num y, opr_num *out) {
-  *out = opr_sx_unknown_num();
-  if (sx || sy) {
-    if (sx && sy) {
-      opr_status_free(sy);
-      return sx;
-    }
-    opr_status_free(sx ? sx : sy);
-    *out = sx ? y : x;
-    return OPR_OK;
-  }
-  if (x.known && y.known && x.v == y.v)
-    *out = (opr_num){x.v, true, x.direct && y.direct};
-  return OPR_OK;
-}
-
-opr_status opr_sx_join_branches_shape(opr_infer_ctx *c, opr_status sx,
-                                      opr_shape x, opr_status sy,
-                                      opr_shape y, opr_shape *out) {
-  *out = opr_shape_unknown();
-  if (sx || sy) {
-    if (sx && sy) {
-      opr_status_free(sy);
-      return sx;
-    }
-    opr_status_free(sx ? sx : sy);
-    *out = sx ? y : x;
-    return OPR_OK;
-  }
-  return opr_sx_join_shapes(c, x, y, out);
-}
-
-opr_status opr_sx_join_branches_cond(opr_status sx, opr_cond x,
-                                     opr_status sy, opr_cond y,
-                                     opr_cond *out) {
-  *out = OPR_COND_UNDECIDED;
-  if (sx || sy) {
-    if (sx && sy) {
-      opr_status_free(sy);
-      return sx;
-    }
-    opr_status_free(sx ? sx : sy);
-    *out = sx ? y : x;
-    return OPR_OK;
-  }
-  *out = x == y ? x : OPR_COND_UNDECIDED;
-  return OPR_OK;
-}
-
 /* ---- the N of a comprehension ---- */
 
 opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
