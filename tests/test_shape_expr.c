@@ -1184,7 +1184,7 @@ TEST(merge_and_join_folds_of_numbers) {
   const opr_num disagree[] = {dimn(2), dimn(3)};
   opr_num n;
   expect_status(fold_nums(c, OPR_FOLD_MERGE, disagree, 2, &n),
-                "Probe: F is 3, which does not merge with 2");
+                "Probe: F: dims 2 and 3 do not merge");
   const opr_num negative[] = {dimn(2), opr_sx_computed(num(-1))};
   expect_status(fold_nums(c, OPR_FOLD_MERGE, negative, 2, &n),
                 "Probe: F is -1, a negative dim");
@@ -1279,13 +1279,13 @@ TEST(shape_folds_merge_join_and_broadcast) {
   expect_fold_shape(c, OPR_FOLD_BROADCAST, b3, 2, "?");
   const opr_shape b4[] = {unknown, SHAPE(1, 2), SHAPE(1, 3)};
   expect_status(fold_shapes(c, OPR_FOLD_BROADCAST, b4, 3, &s),
-                "Probe: x[k] is [3], which does not broadcast with [2]");
+                "Probe: x[k]: [2] and [3] do not broadcast");
   const opr_shape bad[] = {SHAPE(2, 2, 3), SHAPE(1, 4)};
   expect_status(fold_shapes(c, OPR_FOLD_BROADCAST, bad, 2, &s),
-                "Probe: x[k] is [4], which does not broadcast with [2, 3]");
+                "Probe: x[k]: [2, 3] and [4] do not broadcast");
   const opr_shape clash[] = {SHAPE(2, 2, U), SHAPE(2, 3, U)};
   expect_status(fold_shapes(c, OPR_FOLD_MERGE, clash, 2, &s),
-                "Probe: x[k] is [3, ?], which does not merge with [2, ?]");
+                "Probe: x[k]: [2, ?] and [3, ?] do not merge");
 }
 RUN(shape_folds_merge_join_and_broadcast)
 
@@ -1464,7 +1464,7 @@ static void the_docs_example_infers_pad(void **state) {
                                    NULL, 1}};
   opr_inferred_shapes out;
   expect_status(opr_infer_shapes(&pad_def, ins, 2, NULL, 0, &out),
-                "PadLike: dim(paddings, 0) is 2, which does not merge with 1");
+                "PadLike: dim(paddings, 0): dims 1 and 2 do not merge");
 }
 
 int main(void) {

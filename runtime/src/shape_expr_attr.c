@@ -221,8 +221,11 @@ opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
   opr_status s = type_of(c, attr, what, &dt, &known);
   *out = opr_sx_unknown_num();
   if (!known) return s;
+  /* TensorFlow's DataTypeSize: 0 for what has no fixed element size, and
+   * for the 4-bit types (stored a byte per element here). */
   bool opaque = dt == OPR_DT_STRING || dt == OPR_DT_RESOURCE ||
-                dt == OPR_DT_VARIANT;
+                dt == OPR_DT_VARIANT || dt == OPR_DT_INT4 ||
+                dt == OPR_DT_UINT4;
   *out = opr_sx_dim_num(opaque ? 0 : (int64_t)opr_dtype_size(dt));
   return OPR_OK;
 }

@@ -30,8 +30,8 @@ opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
 
 OPR_COLD static opr_status merge_error(opr_infer_ctx *c, int64_t a,
                                        int64_t b, const char *what) {
-  return opr_infer_error(c, "%s is %" PRId64 ", which does not merge with "
-                         "%" PRId64, sx_what(what), b, a);
+  return opr_infer_error(c, "%s: dims %" PRId64 " and %" PRId64 " do not "
+                         "merge", sx_what(what), a, b);
 }
 
 static opr_status push_dim(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
@@ -154,10 +154,10 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
     int64_t y = i <= b.rank ? b.dims[b.rank - i] : 1;
     if (!broadcast_dim(x, y, &r[rank - i])) {
       shape_text ta, tb;
-      return opr_infer_error(c, "%s is %s, which does not broadcast with "
-                             "%s", sx_what(what),
-                             opr_infer_shape_text(b, tb, sizeof tb),
-                             opr_infer_shape_text(a, ta, sizeof ta));
+      return opr_infer_error(c, "%s: %s and %s do not broadcast",
+                             sx_what(what),
+                             opr_infer_shape_text(a, ta, sizeof ta),
+                             opr_infer_shape_text(b, tb, sizeof tb));
     }
   }
   size_t bytes = (size_t)rank * sizeof *r;
@@ -171,10 +171,9 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
 OPR_COLD static opr_status shape_merge_error(opr_infer_ctx *c, opr_shape a,
                                              opr_shape b, const char *what) {
   shape_text ta, tb;
-  return opr_infer_error(c, "%s is %s, which does not merge with %s",
-                         sx_what(what),
-                         opr_infer_shape_text(b, tb, sizeof tb),
-                         opr_infer_shape_text(a, ta, sizeof ta));
+  return opr_infer_error(c, "%s: %s and %s do not merge", sx_what(what),
+                         opr_infer_shape_text(a, ta, sizeof ta),
+                         opr_infer_shape_text(b, tb, sizeof tb));
 }
 
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,

@@ -209,6 +209,9 @@ opr_status opr_sx_attr_is_type(opr_infer_ctx *c, size_t attr,
  * the context when it is not a padding name). */
 opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
                               const char *what, const char **out);
+/* size_of(t): bytes per element, 0 for string, resource, variant, int4
+ * and uint4 (TensorFlow's DataTypeSize); unknown for an inferred type
+ * attr not known. */
 opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
                           opr_num *out);
 
@@ -308,9 +311,9 @@ typedef struct opr_sx_fold {
  * and max an error (at end). Number folds: sum/max unknown when an
  * element is; product 0 when an element is 0; min 0 when the least known
  * element is 0, else unknown when one is; join keeps `direct` when every
- * element is direct and equal. The `what` of an element is its own text
- * ("PadLike: dim(paddings, 0) is 2, which does not merge with 1"); that
- * of the end, the whole fold's. */
+ * element is direct and equal. The `what` of an element may be its own
+ * text or the whole fold's ("merge(rank(x), dim(p, 0)): dims 1 and 2 do
+ * not merge"); that of the end, the whole fold's. */
 opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
                             opr_sx_fold_op op, size_t n);
 opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
