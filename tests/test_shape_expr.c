@@ -12,6 +12,9 @@
 
 #include "opr/opr.h"
 #include "opr/shape_expr.h"
+/* The context's layout, to see that typical inference allocates nothing
+ * (test-only: a shape function never looks inside). */
+#include "../runtime/src/shape_internal.h"
 
 #include <string.h>
 
@@ -1385,6 +1388,62 @@ TEST(undecided_branches_join_and_drop_a_failing_one) {
 }
 RUN(undecided_branches_join_and_drop_a_failing_one)
 
+/* ---- storage ---- */
+
+/* BatchMatMulV2 (broadcast(x[:-2], y[:-2]) ++ [x[-2], y[-1]]), Conv2D's
+ * window dims, Reshape's value(shape) and a comprehension, all at rank 4,
+ * then every output set: nothing leaves the context's inline room. */
+TEST(typical_inference_allocates_nothing) {
+  opr_shape x, y, bx, by, batch, mat, out, shape;
+  opr_num d[4];
+  opr_sx_fold f;
+  for (int round = 0; round < 2; round++) {
+    expect_ok(opr_sx_input(c, IN_X, &x));
+    expect_ok(opr_sx_input(c, IN_Y, &y));
+    expect_ok(opr_sx_slice(c, x, false, unk, true, num(-2), &bx));
+    expect_ok(opr_sx_slice(c, y, false, unk, true, num(-2), &by));
+    expect_ok(opr_sx_fold_init(c, &f, OPR_FOLD_BROADCAST, 0));
+    expect_ok(opr_sx_fold_shape(c, &f, bx, "x[:-2]"));
+    expect_ok(opr_sx_fold_shape(c, &f, by, "y[:-2]"));
+    expect_ok(opr_sx_fold_end_shape(c, &f, "broadcast(...)", &batch));
+    expect_ok(opr_sx_dim(c, x, num(-2), "x[-2]", &d[0]));
+    expect_ok(opr_sx_dim(c, y, num(-1), "y[-1]", &d[1]));
+    expect_ok(opr_sx_shape(c, d, 2, NULL, &mat));
+    expect_ok(opr_sx_append(c, batch, mat, &out));
+    expect_shape(out, "[8, 5, 3, 7]");
+    expect_ok(opr_infer_set_output(c, 0, out));
+    /* Conv2D, NHWC: [dim(x, 0), window(...), window(...), dim(y, 3)] */
+    expect_ok(opr_sx_dim(c, x, num(0), "dim(input, 0)", &d[0]));
+    expect_ok(opr_sx_window(c, dimn(32), dimn(3), num(2), num(1), "SAME",
+                            "window(...)", &d[1]));
+    expect_ok(opr_sx_window(c, dimn(32), dimn(3), num(1), num(1), "VALID",
+                            "window(...)", &d[2]));
+    expect_ok(opr_sx_dim(c, y, num(3), "dim(filter, 3)", &d[3]));
+    expect_ok(opr_sx_shape(c, d, 4, NULL, &out));
+    expect_shape(out, "[1, 16, 30, 7]");
+    expect_ok(opr_infer_set_output(c, 0, out));
+    /* Reshape: value(shape) and [m[k] for k < 4] */
+    expect_ok(opr_sx_value_shape(c, IN_V, 0, "value(shape)", &shape));
+    expect_ok(opr_sx_fold_init(c, &f, OPR_FOLD_DIMS, 4));
+    for (int k = 0; k < 4; k++) {
+      opr_num m;
+      expect_ok(opr_sx_dim(c, shape, dimn(k), "m[k]", &m));
+      expect_ok(opr_sx_fold_num(c, &f, m, "m[k]"));
+    }
+    expect_ok(opr_sx_fold_end_shape(c, &f, "[m[k] for k < 4]", &out));
+    expect_shape(out, "[2, ?, 4, 5]");
+    expect_ok(opr_infer_set_output(c, 0, out));
+  }
+  assert_null(c->chunks);
+}
+static void typical_inference_allocates_nothing(void **state) {
+  (void)state;
+  in.shapes[IN_X][0] = SHAPE(4, 1, 5, 3, 4);
+  in.shapes[IN_Y][0] = SHAPE(4, 8, 1, 4, 7);
+  VALUE32(IN_V, 1, DIMS(4), 2, -1, 4, 5);
+  run(typical_inference_allocates_nothing_body);
+}
+
 /* ---- docs/shapes.md's example: Pad, hand-written with these calls ---- */
 
 static opr_status pad_shape(opr_infer_ctx *c) {
@@ -1521,6 +1580,7 @@ int main(void) {
       T(an_unknown_count_makes_number_folds_unknown),
       T(a_comprehension_count_is_never_negative),
       T(undecided_branches_join_and_drop_a_failing_one),
+      T(typical_inference_allocates_nothing),
       T(the_docs_example_infers_pad),
   };
 #undef T
