@@ -176,20 +176,20 @@ static bool each_left_out(bool (*fn)(const char *, const char *, void *),
 
 typedef struct lookup {
   const char *op;
-  const char *reason;
+  char reason[1024]; /* a copy: `why` lives in each_left_out's buffer */
 } lookup;
 
 static bool match(const char *name, const char *why, void *ctx) {
   lookup *l = ctx;
   if (strcmp(name, l->op) != 0) return false;
-  l->reason = why;
+  snprintf(l->reason, sizeof l->reason, "%s", why);
   return true;
 }
 
 /* Whether `op` is listed, and why. */
 static bool left_out(const char *op, const char **reason) {
   static char kept[1024];
-  lookup l = {op, NULL};
+  lookup l = {op, ""};
   if (!each_left_out(match, &l)) return false;
   snprintf(kept, sizeof kept, "%s", l.reason);
   *reason = kept;

@@ -346,9 +346,13 @@ static bool values(og_arena *a, const og_json *j, sc_case *c) {
       v32[k] = (int32_t)v64[k];
     }
     bool wide = dtype == OPR_DT_INT64;
-    if (opr_tensor_from_data(dtype, rank, dims, wide ? (void *)v64 : v32,
-                             n * (wide ? 8 : 4), &c->values[i]))
+    opr_status s = opr_tensor_from_data(
+        dtype, rank, dims, wide ? (void *)v64 : v32, n * (wide ? 8 : 4),
+        &c->values[i]);
+    if (s) {
+      opr_status_free(s);
       return false;
+    }
   }
   return true;
 }
