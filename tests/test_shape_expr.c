@@ -711,6 +711,24 @@ TEST(concat_sums_the_axis_and_merges_the_rest) {
                 "Probe: axis -3 is out of range for rank 2 in concat(xs, "
                 "-3); it must be in [-2, 2)");
 }
+/* TensorFlow's ConcatV2: "Can't concatenate scalars", axis known or not. */
+TEST(concat_of_scalars_is_an_error_whatever_the_axis) {
+  opr_shape s;
+  expect_status(opr_sx_concat(c, IN_XS, unk, "concat(xs, value(axis))", &s),
+                "Probe: concat(xs, value(axis)): the tensors of 'xs' are "
+                "scalars, which do not concatenate");
+  expect_status(opr_sx_concat(c, IN_XS, num(0), "concat(xs, 0)", &s),
+                "Probe: concat(xs, 0): the tensors of 'xs' are scalars, which "
+                "do not concatenate");
+}
+static void concat_of_scalars_is_an_error_whatever_the_axis(void **state) {
+  (void)state;
+  in.count[IN_XS] = 2;
+  in.shapes[IN_XS][0] = scalar;
+  in.shapes[IN_XS][1] = unknown;
+  run(concat_of_scalars_is_an_error_whatever_the_axis_body);
+}
+
 static void concat_sums_the_axis_and_merges_the_rest(void **state) {
   (void)state;
   in.count[IN_XS] = 2;
@@ -731,11 +749,6 @@ TEST(concat_of_disagreeing_tensors_is_an_error) {
   expect_status(opr_sx_concat(c, IN_ZS, num(0), "concat(zs, 0)", &s),
                 "Probe: concat(zs, 0): the tensors of 'zs' must have the "
                 "same rank, but element 0 is [2] and element 1 is [2, 2]");
-  expect_ok(opr_sx_concat(c, IN_Y, unk, "concat(y, a)", &s));
-  expect_shape(s, "[]"); /* scalars: only a known axis is out of range */
-  expect_status(opr_sx_concat(c, IN_Y, num(0), "concat(y, 0)", &s),
-                "Probe: axis 0 is out of range for rank 0 in concat(y, 0); it "
-                "must be in [0, 0)");
 }
 static void concat_of_disagreeing_tensors_is_an_error(void **state) {
   (void)state;
@@ -746,7 +759,6 @@ static void concat_of_disagreeing_tensors_is_an_error(void **state) {
   in.count[IN_ZS] = 2;
   in.shapes[IN_ZS][0] = SHAPE(1, 2);
   in.shapes[IN_ZS][1] = SHAPE(2, 2, 2);
-  in.shapes[IN_Y][0] = scalar;
   run(concat_of_disagreeing_tensors_is_an_error_body);
 }
 
@@ -1553,6 +1565,7 @@ int main(void) {
       T(values_as_integer_lists),
       T(sum_adds_a_dim_over_the_tensors),
       T(concat_sums_the_axis_and_merges_the_rest),
+      T(concat_of_scalars_is_an_error_whatever_the_axis),
       T(concat_of_disagreeing_tensors_is_an_error),
       T(int_and_bool_attrs),
       T(shape_int_list_and_tensor_attrs_as_shapes),

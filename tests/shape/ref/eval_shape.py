@@ -256,6 +256,8 @@ def _s_concat(ev, args, env):
     if not ranks:
         return None
     r = ranks.pop()
+    if r == 0:  # TensorFlow's ConcatV2: scalars never concatenate
+        raise ShapeError("concat(): the tensors are scalars")
     if ax is None:
         return [None] * r
     j = axis(ax, r)

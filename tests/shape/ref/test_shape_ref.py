@@ -201,6 +201,8 @@ check('concat', 'shape out = concat(l, 0 - 1);', [2, 7],
 check('concat axis unknown', 'shape out = concat(l, dim(x, 0));',
       [None, None], l=[[2, 3], None], x=[None])
 check('concat axis out', 'shape out = concat(l, 2);', ERR, l=[[2, 3], None])
+check('concat of scalars', 'shape out = concat(l, dim(x, 0));', ERR,
+      l=[[], None])
 check('list output all', 'shape outs = [1];', [[1], [1]], out='outs')
 check('list output i', 'shape outs[i] = [rank(l[i])];', [[1], [2]],
       l=[[5], [5, 6]], out='outs')
