@@ -518,6 +518,10 @@ static void list_inputs_and_tensors_are_told_apart(void **state) {
   expect_stmt_error("  shape o = value(x);\n",
                     "17:19: error: value() reads int32 or int64 inputs; 'x' "
                     "is float");
+  tu_expect_error("op X {\n  attr T: {float, half};\n  input x: T;\n"
+                  "  output y: float;\n  shape y = value(x);\n}\n",
+                  "5:19: error: value() reads int32 or int64 inputs; 'x' is "
+                  "never one (its type attr 'T' allows {float, half})");
   expect_stmt_error("  shape o = xs[-1];\n",
                     "17:16: error: a tensor index is never negative (-1 does "
                     "not count from the end here): always an error");
