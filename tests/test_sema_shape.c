@@ -572,6 +572,15 @@ static void statements_that_never_hold_are_errors(void **state) {
   expect_stmt_error("  shape o = remove([], 0);\n",
                     "17:24: error: axis 0 is outside [0, -1] for the rank 0 "
                     "of '[]': always an error");
+  expect_stmt_error("  shape o = [(unknown(2) ++ [1])[3]];\n",
+                    "17:34: error: axis 3 is outside [-3, 2] for the rank 3 "
+                    "of 'unknown(2) ++ [1]': always an error");
+  expect_stmt_error("  shape o = remove([k for k < 2], 2);\n",
+                    "17:37: error: axis 2 is outside [-2, 1] for the rank 2 "
+                    "of '[k for k < 2]': always an error");
+  expect_stmt_error("  shape o = [1 for k < -1];\n",
+                    "17:24: error: a comprehension's N of -1 is always an "
+                    "error (it must be at least 0)");
   expect_stmt_error("  shape o = unknown(-1);\n",
                     "17:21: error: a rank of -1 is always an error (it must "
                     "be at least 0)");
