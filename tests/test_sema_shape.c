@@ -576,7 +576,7 @@ static void statements_that_never_hold_are_errors(void **state) {
                     "17:34: error: axis 3 is outside [-3, 2] for the rank 3 "
                     "of 'unknown(2) ++ [1]': always an error");
   expect_stmt_error("  shape o = remove([k for k < 2], 2);\n",
-                    "17:37: error: axis 2 is outside [-2, 1] for the rank 2 "
+                    "17:35: error: axis 2 is outside [-2, 1] for the rank 2 "
                     "of '[k for k < 2]': always an error");
   expect_stmt_error("  shape o = [1 for k < -1];\n",
                     "17:24: error: a comprehension's N of -1 is always an "
