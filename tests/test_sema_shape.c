@@ -489,6 +489,12 @@ static void names_and_forms_get_suggestions(void **state) {
                     "17:11: error: 'rnak' is not a form of the shape "
                     "language nor a let with parameters; did you mean "
                     "'rank'?");
+  expect_stmt_error("  let f(k) = k;\n  require ff(1) == 1;\n",
+                    "18:11: error: 'ff' is not a form of the shape language "
+                    "nor a let with parameters; did you mean 'f'?");
+  expect_stmt_error("  require attr(T) == flaot;\n",
+                    "17:22: error: attr 'T' is a type: compare it with a "
+                    "dtype, found 'flaot'; did you mean 'float'?");
   expect_stmt_error("  require n == 1;\n",
                     "17:11: error: 'n' is an attr of op 'X': read it with "
                     "attr(n)");
