@@ -40,6 +40,12 @@ bool og_sx_check_axis(og_sx *x, const og_sexpr *s, const og_sexpr *i,
   if (n < 0 || i->kind != OG_SX_INT) return true;
   int64_t lo = insert ? -n - 1 : -n, hi = insert ? n : n - 1;
   if (i->i >= lo && i->i <= hi) return true;
+  if (lo > hi) {
+    og_diag_report(x->s->diag, OG_SEV_ERROR, i->pos,
+                   "'%s' has rank 0: no axis lies in it (always an error)",
+                   s->text);
+    return false;
+  }
   og_diag_report(x->s->diag, OG_SEV_ERROR, i->pos,
                  "axis %" PRId64 " is outside [%" PRId64 ", %" PRId64
                  "] for the rank %" PRId64 " of '%s': always an error",

@@ -576,8 +576,8 @@ static void statements_that_never_hold_are_errors(void **state) {
                     "17:25: error: axis -3 is outside [-2, 1] for the rank 1 "
                     "of '[1]': always an error");
   expect_stmt_error("  shape o = remove([], 0);\n",
-                    "17:24: error: axis 0 is outside [0, -1] for the rank 0 "
-                    "of '[]': always an error");
+                    "17:24: error: '[]' has rank 0: no axis lies in it (always "
+                    "an error)");
   expect_stmt_error("  shape o = [(unknown(2) ++ [1])[3]];\n",
                     "17:34: error: axis 3 is outside [-3, 2] for the rank 3 "
                     "of 'unknown(2) ++ [1]': always an error");
