@@ -264,7 +264,11 @@ static bool resolve_kind(og_sx *x, const og_ast_expr *e, int want,
     return true;
   case OG_EX_UNKNOWN:
     out->kind = OG_SX_UNKNOWN, out->type = (og_sx_type)want;
-    return true;
+    if (want != OG_SXT_COND) return true;
+    og_error_at(x->s->diag, e->loc,
+                "'?' is the unknown shape or number, but a condition is "
+                "needed here");
+    return false;
   case OG_EX_STRING:
     og_error_at(x->s->diag, e->loc,
                 "a string literal stands only beside a string attr "
