@@ -143,9 +143,6 @@ static long string_or_type_attr(og_sx *x, const og_ast_expr *e) {
              ? a : -1;
 }
 
-bool og_sx_attr_is(og_sx *x, const og_ast_expr *e, long attr,
-                   const og_ast_expr *lit, og_sexpr *out);
-
 static bool resolve_binary(og_sx *x, const og_ast_expr *e, og_sexpr *out) {
   out->op = (int)e->op;
   out->kind = OG_SX_BINARY;
@@ -207,9 +204,6 @@ static bool resolve_cond(og_sx *x, const og_ast_expr *e, int want,
 }
 
 /* ---- indexing ---- */
-
-bool og_sx_index_form(og_sx *x, const og_ast_expr *e, int want,
-                      og_sexpr *out, bool *handled);
 
 static bool resolve_index(og_sx *x, const og_ast_expr *e, int want,
                           og_sexpr *out) {
