@@ -181,9 +181,10 @@ opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
 
 /* A list of integers: the axes of reduce, the perm of permute. */
 typedef struct opr_sx_ints {
-  const int64_t *v;
-  size_t n;
-  bool known;
+  const int64_t *v; /* [n] when known */
+  size_t n;         /* the count, when n_known */
+  bool known;       /* the values are known (then n_known too) */
+  bool n_known;     /* the count is known (value(x) of known shape) */
 } opr_sx_ints;
 opr_status opr_sx_attr_ints(opr_infer_ctx *c, size_t attr, const char *what,
                             opr_sx_ints *out);
@@ -240,10 +241,14 @@ typedef enum opr_sx_fold_op {
   OPR_FOLD_ANY,
 } opr_sx_fold_op;
 
+/* The fold's state: set by opr_sx_fold_init, read by nobody else. */
 typedef struct opr_sx_fold {
   opr_sx_fold_op op;
   size_t count;   /* elements folded so far */
   bool unknown;   /* the result is unknown / `?` / undecided regardless */
+  bool partial;   /* an element was unknown (undecided for all/any) */
+  bool zero;      /* product: an element was 0 */
+  bool overflow;  /* product: the known elements overflowed */
   opr_num num;    /* number folds */
   opr_shape shape; /* shape folds, and DIMS (dims filled so far) */
   size_t cap;     /* DIMS: room in shape.dims */

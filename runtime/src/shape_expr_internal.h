@@ -1,0 +1,52 @@
+/* What the shape_expr_*.c files (opr/shape_expr.h) share. */
+#ifndef OPR_SHAPE_EXPR_INTERNAL_H
+#define OPR_SHAPE_EXPR_INTERNAL_H
+
+#include "opr/shape_expr.h"
+#include "shape_internal.h"
+
+/* Room for a number's text: "?" or an int64_t. */
+typedef char sx_num_text[24];
+
+/* `n` as text: its value, or "?" when unknown. */
+const char *opr_sx_num_text(opr_num n, sx_num_text buf);
+
+/* `what` for a message: the expression's text, or a stand-in. */
+static inline const char *sx_what(const char *what) {
+  return opr_text_or(what, "the expression");
+}
+
+opr_status opr_sx_out_of_memory(const opr_infer_ctx *c);
+
+/* n dims in the context (uninitialized); n may be 0. */
+opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n, int64_t **dims);
+
+/* A shape of `rank` (<= OPR_MAX_RANK checked), every dim unknown. */
+opr_status opr_sx_unknown_of_rank(opr_infer_ctx *c, int64_t rank,
+                                  const char *what, opr_shape *out);
+
+/* Axis `axis` of a shape of known `rank`, counted from the end when
+ * negative: in [0, rank) (`extra` 0), or [0, rank] for insert (`extra`
+ * 1, range [-rank-1, rank]); out of range is an error. */
+opr_status opr_sx_axis(opr_infer_ctx *c, int64_t axis, int rank, int extra,
+                       const char *what, int *out);
+
+/* The join of two shapes: equal known ranks keep the dims equal in
+ * both, others unknown; else `?`. */
+opr_status opr_sx_join_shapes(opr_infer_ctx *c, opr_shape a, opr_shape b,
+                              opr_shape *out);
+
+/* Tensor `index` of input `arg`, merged with its value's shape when the
+ * value is known. */
+opr_status opr_sx_input_tensor(opr_infer_ctx *c, size_t arg, size_t index,
+                               opr_shape *out);
+
+/* The op's name for input `arg` / attr `attr`, for messages. */
+static inline const char *sx_input_name(const opr_infer_ctx *c, size_t arg) {
+  return arg < c->op->ninputs ? c->op->inputs[arg].name : "?";
+}
+static inline const char *sx_attr_name(const opr_infer_ctx *c, size_t attr) {
+  return attr < c->op->nattrs ? c->op->attrs[attr].name : "?";
+}
+
+#endif

@@ -1,0 +1,135 @@
+/* Input values in the shape language (opr/shape_expr.h): value(x) as a
+ * shape, a number, an element (row-major) or a list of integers. Only
+ * int32 and int64 values are read; others count as not known. */
+#include "shape_expr_internal.h"
+
+#include <inttypes.h>
+
+typedef char shape_text[256];
+
+/* The known int32/int64 value of tensor `index` of input `arg`. */
+static const opr_tensor *int_value(const opr_infer_ctx *c, size_t arg,
+                                   size_t index) {
+  const opr_tensor *v = opr_infer_input_value(c, arg, index);
+  if (!v || (v->dtype != OPR_DT_INT32 && v->dtype != OPR_DT_INT64))
+    return NULL;
+  return v;
+}
+
+static size_t value_count(const opr_tensor *v) {
+  int64_t n = opr_shape_num_elements(v->rank, v->dims);
+  return n > 0 ? (size_t)n : 0;
+}
+
+static int64_t element(const opr_tensor *v, size_t i) {
+  if (v->dtype == OPR_DT_INT64) return ((const int64_t *)v->data)[i];
+  return ((const int32_t *)v->data)[i];
+}
+
+OPR_COLD static opr_status rank_error(opr_infer_ctx *c, size_t arg,
+                                      opr_shape x, const char *rule,
+                                      const char *what) {
+  shape_text t;
+  return opr_infer_error(c, "%s: '%s' must %s, but has shape %s",
+                         sx_what(what), sx_input_name(c, arg), rule,
+                         opr_infer_shape_text(x, t, sizeof t));
+}
+
+/* Values 1-D, known: each a dim, -1 the unknown dim. */
+static opr_status dims_of_values(opr_infer_ctx *c, const opr_tensor *v,
+                                 const char *what, opr_shape *out) {
+  size_t n = value_count(v);
+  if (n > OPR_MAX_RANK)
+    return opr_infer_error(c, "%s has %zu values, more than the highest "
+                           "rank %d", sx_what(what), n, OPR_MAX_RANK);
+  for (size_t i = 0; i < n; i++)
+    if (element(v, i) < OPR_UNKNOWN_DIM)
+      return opr_infer_error(c, "element %zu of %s is %" PRId64 ", a "
+                             "negative dim", i, sx_what(what),
+                             element(v, i));
+  *out = (opr_shape){(int)n, NULL};
+  if (v->dtype == OPR_DT_INT64) { /* the values are the dims */
+    out->dims = n ? (const int64_t *)v->data : NULL;
+    return OPR_OK;
+  }
+  int64_t *dims;
+  opr_status s = opr_sx_alloc(c, n, &dims);
+  if (s) return s;
+  for (size_t i = 0; i < n; i++) dims[i] = element(v, i);
+  out->dims = n ? dims : NULL;
+  return OPR_OK;
+}
+
+opr_status opr_sx_value_shape(opr_infer_ctx *c, size_t arg, size_t index,
+                              const char *what, opr_shape *out) {
+  opr_shape x;
+  opr_status s = opr_sx_input_tensor(c, arg, index, &x);
+  *out = opr_shape_unknown();
+  if (s) return s;
+  if (x.rank >= 0 && x.rank != 1) return rank_error(c, arg, x, "be 1-D", what);
+  const opr_tensor *v = int_value(c, arg, index);
+  if (v) return dims_of_values(c, v, what, out);
+  if (x.rank < 0 || x.dims[0] < 0) return OPR_OK;
+  return opr_sx_unknown_of_rank(c, x.dims[0], what, out);
+}
+
+opr_status opr_sx_value_num(opr_infer_ctx *c, size_t arg, size_t index,
+                            const char *what, opr_num *out) {
+  const opr_tensor *v = int_value(c, arg, index);
+  *out = opr_sx_unknown_num();
+  if (!v) return OPR_OK;
+  size_t n = value_count(v);
+  if (n != 1)
+    return opr_infer_error(c, "%s: '%s' has %zu values; a number needs "
+                           "exactly one", sx_what(what),
+                           sx_input_name(c, arg), n);
+  *out = opr_sx_int(element(v, 0));
+  return OPR_OK;
+}
+
+opr_status opr_sx_value_at(opr_infer_ctx *c, size_t arg, size_t index,
+                           opr_num i, const char *what, opr_num *out) {
+  const opr_tensor *v = int_value(c, arg, index);
+  *out = opr_sx_unknown_num();
+  if (!i.known) return OPR_OK;
+  if (i.v < 0 || (v && (uint64_t)i.v >= value_count(v))) {
+    if (!v)
+      return opr_infer_error(c, "%s: index %" PRId64 " is negative",
+                             sx_what(what), i.v);
+    return opr_infer_error(c, "%s: index %" PRId64 " is out of range for "
+                           "the %zu values of '%s'", sx_what(what), i.v,
+                           value_count(v), sx_input_name(c, arg));
+  }
+  if (v) *out = opr_sx_int(element(v, (size_t)i.v));
+  return OPR_OK;
+}
+
+opr_cond opr_sx_value_known(opr_infer_ctx *c, size_t arg, size_t index) {
+  return int_value(c, arg, index) ? OPR_COND_TRUE : OPR_COND_FALSE;
+}
+
+opr_status opr_sx_value_ints(opr_infer_ctx *c, size_t arg, size_t index,
+                             const char *what, opr_sx_ints *out) {
+  opr_shape x;
+  opr_status s = opr_sx_input_tensor(c, arg, index, &x);
+  *out = (opr_sx_ints){NULL, 0, false, false};
+  if (s) return s;
+  if (x.rank > 1) return rank_error(c, arg, x, "have rank 0 or 1", what);
+  const opr_tensor *v = int_value(c, arg, index);
+  if (!v) { /* the count may be known all the same */
+    out->n_known = x.rank == 0 || (x.rank == 1 && x.dims[0] >= 0);
+    out->n = x.rank == 0 ? 1 : out->n_known ? (size_t)x.dims[0] : 0;
+    return OPR_OK;
+  }
+  size_t n = value_count(v);
+  *out = (opr_sx_ints){NULL, n, true, true};
+  if (v->dtype == OPR_DT_INT64 || n == 0) {
+    out->v = n ? (const int64_t *)v->data : NULL;
+    return OPR_OK;
+  }
+  int64_t *ints;
+  if ((s = opr_sx_alloc(c, n, &ints))) return s;
+  for (size_t i = 0; i < n; i++) ints[i] = element(v, i);
+  out->v = ints;
+  return OPR_OK;
+}
