@@ -79,9 +79,17 @@ typedef enum og_ast_expr_kind {
   OG_EX_NAME,
   OG_EX_CALL,    /* name(args) */
   OG_EX_LIST,    /* [args] */
-  OG_EX_BINARY,  /* lhs op rhs: + - * / and comparisons */
+  OG_EX_BINARY,  /* lhs op rhs: + - * / % ++, comparisons, && || */
   OG_EX_NEG,     /* -lhs */
   OG_EX_IN,      /* lhs in [rhs, rhs->next] */
+  OG_EX_STRING,  /* 'text': name holds the decoded text */
+  OG_EX_NOT,     /* !lhs */
+  OG_EX_COND,    /* lhs ? rhs : third */
+  OG_EX_INDEX,   /* lhs[rhs] */
+  OG_EX_SLICE,   /* lhs[rhs:third]; a bound left out is NULL */
+  /* [lhs for bound < rhs if third] (name NULL), or the fold
+   * name(lhs for bound < rhs if third); third NULL without `if` */
+  OG_EX_COMPREHENSION,
 } og_ast_expr_kind;
 
 typedef enum og_ast_binop {
@@ -98,6 +106,7 @@ typedef enum og_ast_binop {
   OG_OP_GE = 'g',
   OG_OP_AND = '&',
   OG_OP_OR = '|',
+  OG_OP_CONCAT = '#', /* ++ */
 } og_ast_binop;
 
 /* Expressions deeper than this are an error (the passes over them
@@ -111,10 +120,13 @@ typedef struct og_ast_expr {
   uint32_t depth; /* height of the tree below, this node included */
   og_loc loc;
   og_ast_binop op;
+  bool parens; /* written in parentheses: (a < b) == c is no chain */
   int64_t i;
-  const char *name;
+  const char *name; /* a name, a call's form, a fold's F, a string */
   og_loc name_loc;
-  struct og_ast_expr *lhs, *rhs;
+  const char *bound; /* OG_EX_COMPREHENSION: k of `for k < N` */
+  og_loc bound_loc;
+  struct og_ast_expr *lhs, *rhs, *third;
   struct og_ast_expr *args; /* OG_EX_CALL, OG_EX_LIST */
   struct og_ast_expr *next;
 } og_ast_expr;
@@ -132,7 +144,15 @@ typedef enum og_ast_item_kind {
   OG_ITEM_SHAPE,
   OG_ITEM_REQUIRE,
   OG_ITEM_SHAPE_FN,
+  OG_ITEM_LET, /* let name(params) = expr; */
 } og_ast_item_kind;
+
+/* A parameter of `let NAME(p, ...) = E;`. */
+typedef struct og_ast_param {
+  const char *name;
+  og_loc loc;
+  struct og_ast_param *next;
+} og_ast_param;
 
 typedef struct og_ast_item {
   og_ast_item_kind kind;
@@ -146,7 +166,11 @@ typedef struct og_ast_item {
   og_ast_io_type *io_type;
   og_ast_value *version; /* deprecated */
   og_ast_value *explanation;
-  og_ast_expr *expr; /* shape value, require condition */
+  og_ast_expr *expr; /* shape value, require condition, let body */
+  /* `shape out[i] = ...`: the bound name i (NULL otherwise). */
+  const char *index_name;
+  og_loc index_loc;
+  og_ast_param *params; /* let NAME(p, ...): one or more; NULL: none */
   struct og_ast_item *next;
 } og_ast_item;
 

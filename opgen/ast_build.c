@@ -250,3 +250,86 @@ void og_build_expr_args(og_parse_ctx *ctx, og_ast_expr *e, og_ast_expr *args) {
   e->args = args;
   for (const og_ast_expr *a = args; a; a = a->next) note_child(ctx, e, a);
 }
+
+og_ast_expr *og_build_expr_string(og_parse_ctx *ctx, const og_token *s,
+                                  const og_loc *loc) {
+  og_ast_expr *e = og_build_expr(ctx, OG_EX_STRING, loc);
+  e->name = s->text ? s->text : "";
+  e->name_loc = *loc;
+  return e;
+}
+
+og_ast_expr *og_build_expr_slice(og_parse_ctx *ctx, og_ast_expr *shape,
+                                 og_ast_expr *lo, og_ast_expr *hi,
+                                 const og_loc *loc) {
+  og_ast_expr *e = og_build_expr_op(ctx, OG_EX_SLICE, 0, shape, lo, loc);
+  e->third = hi;
+  note_child(ctx, e, hi);
+  return e;
+}
+
+og_ast_expr *og_build_expr_cond(og_parse_ctx *ctx, og_ast_expr *cond,
+                                og_ast_expr *then, og_ast_expr *otherwise,
+                                const og_loc *loc) {
+  og_ast_expr *e = og_build_expr_op(ctx, OG_EX_COND, 0, cond, then, loc);
+  e->third = otherwise;
+  note_child(ctx, e, otherwise);
+  return e;
+}
+
+static bool is_comparison(const og_ast_expr *e) {
+  if (e->kind == OG_EX_IN) return true;
+  return e->kind == OG_EX_BINARY && strchr("<>enlg", (int)e->op);
+}
+
+og_ast_expr *og_build_compare(og_parse_ctx *ctx, og_ast_binop op,
+                              og_ast_expr *lhs, og_ast_expr *rhs,
+                              const og_loc *op_loc, const og_loc *loc) {
+  if (is_comparison(lhs) && !lhs->parens) {
+    ctx->item_errors++;
+    og_error_at(ctx->diag, *op_loc,
+                "comparisons do not chain: parenthesize the comparison "
+                "on the left ('%.*s')",
+                (int)(lhs->loc.end - lhs->loc.begin > 60
+                          ? 60 : lhs->loc.end - lhs->loc.begin),
+                ctx->source->text + lhs->loc.begin);
+  }
+  return og_build_expr_op(ctx, op ? OG_EX_BINARY : OG_EX_IN, op, lhs, rhs,
+                          loc);
+}
+
+/* Whether `e` binds more loosely than `+` without parentheses. */
+static bool looser_than_add(const og_ast_expr *e) {
+  if (e->parens) return false;
+  if (e->kind == OG_EX_COND || is_comparison(e)) return true;
+  return e->kind == OG_EX_BINARY && (e->op == OG_OP_AND || e->op == OG_OP_OR);
+}
+
+og_ast_expr *og_build_comprehension(og_parse_ctx *ctx, og_ast_expr *body,
+                                    const og_token *bound,
+                                    const og_loc *bound_loc,
+                                    og_ast_expr *count, og_ast_expr *cond,
+                                    const og_loc *loc) {
+  og_ast_expr *e =
+      og_build_expr_op(ctx, OG_EX_COMPREHENSION, 0, body, count, loc);
+  e->third = cond;
+  note_child(ctx, e, cond);
+  e->bound = bound->text;
+  e->bound_loc = *bound_loc;
+  if (looser_than_add(count)) {
+    ctx->item_errors++;
+    og_error_at(ctx->diag, count->loc,
+                "the N of 'for %s < N' is read at the level of '+': "
+                "parenthesize it",
+                bound->text);
+  }
+  return e;
+}
+
+og_ast_param *og_build_param(og_parse_ctx *ctx, const og_token *name,
+                             const og_loc *loc) {
+  og_ast_param *p = og_arena_alloc(ctx->arena, sizeof *p);
+  p->name = name->text;
+  p->loc = *loc;
+  return p;
+}

@@ -57,6 +57,29 @@ og_ast_expr *og_build_expr_name(og_parse_ctx *ctx, og_ast_expr_kind kind,
 og_ast_expr *og_build_expr_op(og_parse_ctx *ctx, og_ast_expr_kind kind,
                               og_ast_binop op, og_ast_expr *lhs,
                               og_ast_expr *rhs, const og_loc *loc);
+og_ast_expr *og_build_expr_string(og_parse_ctx *ctx, const og_token *s,
+                                  const og_loc *loc);
+/* S[lo:hi], either bound NULL when left out. */
+og_ast_expr *og_build_expr_slice(og_parse_ctx *ctx, og_ast_expr *shape,
+                                 og_ast_expr *lo, og_ast_expr *hi,
+                                 const og_loc *loc);
+og_ast_expr *og_build_expr_cond(og_parse_ctx *ctx, og_ast_expr *cond,
+                                og_ast_expr *then, og_ast_expr *otherwise,
+                                const og_loc *loc);
+/* lhs OP rhs, or lhs in [rhs, rhs->next] when op is 0; refuses a chain
+ * (`a < b == c`) at the operator. */
+og_ast_expr *og_build_compare(og_parse_ctx *ctx, og_ast_binop op,
+                              og_ast_expr *lhs, og_ast_expr *rhs,
+                              const og_loc *op_loc, const og_loc *loc);
+/* body for bound < count if cond (cond NULL when absent); the caller
+ * sets the fold's name. Refuses a count looser than `+`. */
+og_ast_expr *og_build_comprehension(og_parse_ctx *ctx, og_ast_expr *body,
+                                    const og_token *bound,
+                                    const og_loc *bound_loc,
+                                    og_ast_expr *count, og_ast_expr *cond,
+                                    const og_loc *loc);
+og_ast_param *og_build_param(og_parse_ctx *ctx, const og_token *name,
+                             const og_loc *loc);
 /* Sets the arguments of a call or list (a `next` chain). */
 void og_build_expr_args(og_parse_ctx *ctx, og_ast_expr *e, og_ast_expr *args);
 

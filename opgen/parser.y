@@ -58,11 +58,13 @@ static bool resume_after_missing_semicolon(og_parse_ctx *ctx);
   struct { og_ast_field *head, **tail; } fields;
   struct { og_ast_expr *head, **tail; } exprs;
   struct { og_ast_item *head, **tail; } items;
+  struct { og_ast_param *head, **tail; } params;
 }
 
 %token <tok> IDENT "identifier" INT "integer" FLOAT "number"
 %token <tok> STRING "string literal"
 %token <tok> GE "'>='" LE "'<='" EQ "'=='" NE "'!='"
+%token <tok> AND "'&&'" OR "'||'" CONCAT "'++'"
 %token <tok> KW_PACKAGE "'package'" KW_OP "'op'" KW_ATTR "'attr'"
 %token <tok> KW_INPUT "'input'" KW_OUTPUT "'output'"
 %token <tok> KW_STATEFUL "'stateful'" KW_COMMUTATIVE "'commutative'"
@@ -71,11 +73,13 @@ static bool resume_after_missing_semicolon(og_parse_ctx *ctx);
 %token <tok> KW_DISTRIBUTED_COMMUNICATION "'distributed_communication'"
 %token <tok> KW_DEPRECATED "'deprecated'" KW_SHAPE "'shape'"
 %token <tok> KW_REQUIRE "'require'" KW_SHAPE_FN "'shape_fn'" KW_IN "'in'"
+%token <tok> KW_LET "'let'" KW_FOR "'for'" KW_IF "'if'"
 %token <tok> KW_C_PREFIX "'c_prefix'"
 /* Error tokens: the scanner's way of reporting what it cannot read. */
 %token <tok> T_BAD_CHAR T_BAD_NUMBER T_FLOAT_RANGE T_BAD_ESCAPE
 %token <tok> T_UNTERMINATED_STRING T_UNTERMINATED_COMMENT
 %token <tok> '{' '}' '(' ')' '[' ']' ';' ':' ',' '=' '*' '+' '-' '/' '?' '<' '>'
+%token <tok> '%' '!'
 
 %type <tok> name
 %type <op> op
@@ -87,13 +91,20 @@ static bool resume_after_missing_semicolon(og_parse_ctx *ctx);
 %type <values> set_elems opt_values values
 %type <fields> fields
 %type <field> field
-%type <expr> expr
+%type <expr> expr comprehension opt_if
 %type <exprs> opt_exprs exprs
+%type <params> params
 
-%nonassoc EQ NE GE LE '<' '>' KW_IN
-%left '+' '-'
-%left '*' '/'
-%precedence NEG
+/* Loosest first, as in C. Comparisons are %left here; a chain of them
+ * is refused in the action, with its own message. */
+%right '?' ':'
+%left OR
+%left AND
+%left EQ NE GE LE '<' '>' KW_IN
+%left '+' '-' CONCAT
+%left '*' '/' '%'
+%precedence NEG '!'
+%precedence '['
 
 %%
 
@@ -157,6 +168,21 @@ item:
     $$ = og_build_item(ctx, OG_ITEM_REQUIRE, &$1, &@1, NULL, NULL);
     $$->expr = $2;
   }
+| KW_SHAPE name '[' name ']' '=' expr ';' {
+    $$ = og_build_item(ctx, OG_ITEM_SHAPE, &$1, &@1, &$2, &@2);
+    $$->index_name = $4.text;
+    $$->index_loc = @4;
+    $$->expr = $7;
+  }
+| KW_LET name '=' expr ';' {
+    $$ = og_build_item(ctx, OG_ITEM_LET, &$1, &@1, &$2, &@2);
+    $$->expr = $4;
+  }
+| KW_LET name '(' params ')' '=' expr ';' {
+    $$ = og_build_item(ctx, OG_ITEM_LET, &$1, &@1, &$2, &@2);
+    $$->params = $4.head;
+    $$->expr = $7;
+  }
 | KW_SHAPE_FN name ';' {
     $$ = og_build_item(ctx, OG_ITEM_SHAPE_FN, &$1, &@1, &$2, &@2);
   }
@@ -181,7 +207,15 @@ flag:
 name:
   IDENT | KW_PACKAGE | KW_OP | KW_ATTR | KW_INPUT | KW_OUTPUT | KW_STATEFUL
 | KW_COMMUTATIVE | KW_AGGREGATE | KW_ALLOWS_UNINITIALIZED_INPUT
-| KW_DISTRIBUTED_COMMUNICATION | KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN | KW_C_PREFIX
+| KW_DISTRIBUTED_COMMUNICATION | KW_DEPRECATED | KW_SHAPE | KW_REQUIRE | KW_SHAPE_FN | KW_IN
+| KW_LET | KW_FOR | KW_IF | KW_C_PREFIX
+;
+
+params:
+  name                { $$.head = og_build_param(ctx, &$1, &@1);
+                        $$.tail = &$$.head->next; }
+| params ',' name     { $$ = $1; *$$.tail = og_build_param(ctx, &$3, &@3);
+                        $$.tail = &(*$$.tail)->next; }
 ;
 
 attr_type:
@@ -268,31 +302,60 @@ field:
   }
 ;
 
+/* Shape expressions (op-language.md, "Syntax"). `?` is the unknown
+ * literal where an operand may stand and the conditional after one. */
 expr:
   INT                       { $$ = og_build_expr_int(ctx, &$1, &@1); }
 | '?'                       { $$ = og_build_expr(ctx, OG_EX_UNKNOWN, &@$); }
+| STRING                    { $$ = og_build_expr_string(ctx, &$1, &@1); }
 | name                      { $$ = og_build_expr_name(ctx, OG_EX_NAME, &$1, &@1); }
 | name '(' opt_exprs ')'    { $$ = og_build_expr_name(ctx, OG_EX_CALL, &$1, &@1);
                               $$->loc = @$;
                               og_build_expr_args(ctx, $$, $3.head); }
+| name '(' comprehension ')' { $$ = $3; $$->loc = @$;
+                               $$->name = $1.text; $$->name_loc = @1; }
 | '[' opt_exprs ']'         { $$ = og_build_expr(ctx, OG_EX_LIST, &@$);
                               og_build_expr_args(ctx, $$, $2.head); }
-| '(' expr ')'              { $$ = $2; }
+| '[' comprehension ']'     { $$ = $2; $$->loc = @$; }
+| '(' expr ')'              { $$ = $2; $$->parens = true; }
 | '-' expr %prec NEG        { $$ = og_build_expr_op(ctx, OG_EX_NEG, 0, $2, NULL, &@$); }
+| '!' expr                  { $$ = og_build_expr_op(ctx, OG_EX_NOT, 0, $2, NULL, &@$); }
+| expr '[' expr ']'         { $$ = og_build_expr_op(ctx, OG_EX_INDEX, 0, $1, $3, &@$); }
+| expr '[' expr ':' expr ']' { $$ = og_build_expr_slice(ctx, $1, $3, $5, &@$); }
+| expr '[' expr ':' ']'     { $$ = og_build_expr_slice(ctx, $1, $3, NULL, &@$); }
+| expr '[' ':' expr ']'     { $$ = og_build_expr_slice(ctx, $1, NULL, $4, &@$); }
+| expr '[' ':' ']'          { $$ = og_build_expr_slice(ctx, $1, NULL, NULL, &@$); }
 | expr '+' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_ADD, $1, $3, &@$); }
 | expr '-' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_SUB, $1, $3, &@$); }
+| expr CONCAT expr          { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_CONCAT, $1, $3, &@$); }
 | expr '*' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_MUL, $1, $3, &@$); }
 | expr '/' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_DIV, $1, $3, &@$); }
-| expr EQ expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_EQ, $1, $3, &@$); }
-| expr NE expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_NE, $1, $3, &@$); }
-| expr GE expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_GE, $1, $3, &@$); }
-| expr LE expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_LE, $1, $3, &@$); }
-| expr '<' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_LT, $1, $3, &@$); }
-| expr '>' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_GT, $1, $3, &@$); }
+| expr '%' expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_MOD, $1, $3, &@$); }
+| expr EQ expr              { $$ = og_build_compare(ctx, OG_OP_EQ, $1, $3, &@2, &@$); }
+| expr NE expr              { $$ = og_build_compare(ctx, OG_OP_NE, $1, $3, &@2, &@$); }
+| expr GE expr              { $$ = og_build_compare(ctx, OG_OP_GE, $1, $3, &@2, &@$); }
+| expr LE expr              { $$ = og_build_compare(ctx, OG_OP_LE, $1, $3, &@2, &@$); }
+| expr '<' expr             { $$ = og_build_compare(ctx, OG_OP_LT, $1, $3, &@2, &@$); }
+| expr '>' expr             { $$ = og_build_compare(ctx, OG_OP_GT, $1, $3, &@2, &@$); }
 | expr KW_IN '[' expr ',' expr ']' {
     $4->next = $6;
-    $$ = og_build_expr_op(ctx, OG_EX_IN, 0, $1, $4, &@$);
+    $$ = og_build_compare(ctx, 0, $1, $4, &@2, &@$);
   }
+| expr AND expr             { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_AND, $1, $3, &@$); }
+| expr OR expr              { $$ = og_build_expr_op(ctx, OG_EX_BINARY, OG_OP_OR, $1, $3, &@$); }
+| expr '?' expr ':' expr    { $$ = og_build_expr_cond(ctx, $1, $3, $5, &@$); }
+;
+
+/* D for k < N if C: N at the level of `+` (checked in the action). */
+comprehension:
+  expr KW_FOR name '<' expr opt_if {
+    $$ = og_build_comprehension(ctx, $1, &$3, &@3, $5, $6, &@$);
+  }
+;
+
+opt_if:
+  %empty       { $$ = NULL; }
+| KW_IF expr   { $$ = $2; }
 ;
 
 opt_exprs:
@@ -361,7 +424,7 @@ static bool starts_item(int tok) {
   case KW_ATTR: case KW_INPUT: case KW_OUTPUT: case KW_STATEFUL:
   case KW_COMMUTATIVE: case KW_AGGREGATE: case KW_ALLOWS_UNINITIALIZED_INPUT:
   case KW_DISTRIBUTED_COMMUNICATION: case KW_DEPRECATED: case KW_SHAPE: case KW_REQUIRE: case KW_SHAPE_FN:
-  case '}':
+  case KW_LET: case '}':
     return true;
   default:
     return false;
