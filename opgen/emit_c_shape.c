@@ -50,7 +50,8 @@ const char *og_c_shape_rule_text(const og_c_file *f, const og_op *op,
                          sx_bound_name(&r->expr, r->bound, "i"), text);
 }
 
-static const char *let_text(const og_c_file *f, const og_shape_let *let) {
+static const char *let_text(const og_c_file *f, const og_op *op,
+                            const og_shape_let *let) {
   const char *params = "";
   for (size_t i = 0; i < let->nparams; i++)
     params = og_arena_printf(
@@ -59,7 +60,7 @@ static const char *let_text(const og_c_file *f, const og_shape_let *let) {
   return og_arena_printf(f->arena, "let %s%s%s%s = %s;", let->name,
                          let->nparams ? "(" : "", params,
                          let->nparams ? ")" : "",
-                         let->body.text ? let->body.text : "?");
+                         sx_text(f, op, &let->body));
 }
 
 /* ---- statements ---- */
@@ -105,7 +106,7 @@ static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
   g->f = f, g->op = op, g->w = body, g->statics = statics;
   og_writer_init(body);
   og_writer_init(statics);
-  body->indent = statics->indent = 1;
+  body->indent = 1; /* statics: indented where they are put */
   g->bound = og_arena_array(f->arena, op->nbound + 1, sizeof *g->bound);
   g->attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
   g->in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
@@ -140,7 +141,7 @@ static void let_fn(og_writer *w, const og_c_file *f, const og_op *op,
   const char *x = sx_expr(&g, &let->body);
   sx_line(&g, "*%s = %s;", og_cn_shape_local(f, OG_CN_L_OUT, 0), x);
   sx_line(&g, "return OPR_OK;");
-  og_c_comment(w, let_text(f, let));
+  og_c_comment(w, let_text(f, op, let));
   og_w_printf(w, "static opr_status %s(opr_infer_ctx *%s",
               og_cn_shape_let(f, op, let), og_cn_shape_local(f, OG_CN_L_CTX, 0));
   for (size_t i = 0; i < let->nparams; i++)

@@ -211,7 +211,13 @@ static const char *literal_shape(sx_gen *g, const og_sexpr *e) {
   }
   const char *a = sx_array(g, OG_CN_L_NUMS, e->nargs);
   const char *w = sx_name(g, OG_CN_L_WHATS, g->whats++);
-  og_w_printf(g->statics, "static const char *const %s[] = {", w);
+  /* A text too long for a string literal is a compound literal, which a
+   * static array cannot hold. */
+  bool fits = true;
+  for (size_t i = 0; i < e->nargs; i++)
+    fits &= og_c_string_fits(strlen(sx_text(g->f, g->op, &e->args[i])));
+  og_w_printf(g->statics, "%sconst char *const %s[] = {", fits ? "static " : "",
+              w);
   for (size_t i = 0; i < e->nargs; i++) {
     sx_mark mi = sx_mark_get(g);
     sx_line(g, "%s[%zu] = %s;", a, i, sx_expr(g, &e->args[i]));

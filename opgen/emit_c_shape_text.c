@@ -91,11 +91,29 @@ static void render(og_writer *t, const og_op *op, const og_sexpr *e,
   og_w_puts(t, "?"); /* version 2 forms always carry their text */
 }
 
+/* The text on one line: each run of spaces and line breaks outside a
+ * string literal is one space (a statement may span lines). */
+static void one_line(og_writer *t, const char *s) {
+  char quote = 0;
+  for (const char *p = s; *p; p++) {
+    if (quote) {
+      if (*p == quote) quote = 0;
+    } else if (*p == '\'' || *p == '"') {
+      quote = *p;
+    } else if (strchr(" \t\r\n", *p)) {
+      while (p[1] && strchr(" \t\r\n", p[1])) p++;
+      og_w_write(t, " ", 1);
+      continue;
+    }
+    og_w_write(t, p, 1);
+  }
+}
+
 const char *sx_text(const og_c_file *f, const og_op *op, const og_sexpr *e) {
-  if (e->text) return e->text;
   og_writer t;
   og_writer_init(&t);
-  render(&t, op, e, 0);
+  if (e->text) one_line(&t, e->text);
+  else render(&t, op, e, 0);
   const char *s = og_arena_strndup(f->arena, t.buf ? t.buf : "", t.len);
   og_writer_free(&t);
   return s;

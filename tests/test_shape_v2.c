@@ -103,11 +103,12 @@ static void numbers_follow_the_contract(void **state) {
                "[1,0,?,1,0];[?,0,3,?,1]\n"
                "[?,?,?,1,?];[?,?,?,?,?]\n"
                "[3,8,2,1,1];[3,2,3,2,1]\n"
-               "error: Arith: x\n"
-               "error: Negative: x\n"
+               "error: Arith: dim(x, 1) / 2 is not a whole number (5 / 2)\n"
+               "error: Negative: dim(x, 0) - 6 is -1, a negative dim\n"
                "[0]\n"
                "[2]\n"
-               "error: MergeDims: x\n");
+               "error: MergeDims: merge(dim(a, 0), dim(b, 0)): the dims must "
+               "be equal, but are 2 and 3\n");
 }
 
 int main(void) {
