@@ -111,9 +111,445 @@ static void numbers_follow_the_contract(void **state) {
                "be equal, but are 2 and 3\n");
 }
 
+/* ---- conditions ---- */
+
+static const char conditions_spec[] =
+    "package v2;\n"
+    "op Conds {\n"
+    "  attr t: bool = false;\n"
+    "  attr fmt: string = 'NHWC';\n"
+    "  attr T: {float, int32};\n"
+    "  attr mask: int = 5;\n"
+    "  input x: T;\n"
+    "  output y: float;\n"
+    "  require rank(x) in [1, 3];\n"
+    "  require attr(fmt) == 'NHWC' || attr(fmt) == 'NCHW';\n"
+    "  require !attr(t) || dim(x, 0) == 1;\n"
+    "  shape y = [attr(T) == int32 ? 1 : 2, bit(attr(mask), 2) ? 4 : 0,\n"
+    "             known(x) ? 1 : 0, attr(fmt) != 'NHWC' ? 1 : 0];\n"
+    "}\n"
+    "op Same {\n"
+    "  input a: float;\n"
+    "  input b: float;\n"
+    "  output y: float;\n"
+    "  shape y = [same(a, b) ? 1 : 0];\n"
+    "}\n";
+
+static void conditions_follow_the_contract(void **state) {
+  (void)state;
+  expect_cases(conditions_spec,
+               "Conds: [2]\n"
+               "Conds: [2] | T=@int32\n"
+               "Conds: [2] | T=@float\n"
+               "Conds: [?]\n"
+               "Conds: ?\n"
+               "Conds: []\n"
+               "Conds: [2] | fmt='NCHW'\n"
+               "Conds: [2] | fmt='XY'\n"
+               "Conds: [2] | t=true\n"
+               "Conds: [1] | t=true\n"
+               "Conds: [?] | t=true\n"
+               "Conds: [2] | mask=3\n"
+               "Conds: [2] | mask=-1\n"
+               "Same: [2,?];[?,3]\n"
+               "Same: [2];[3]\n"
+               "Same: ?;[3]\n",
+               "[?,4,1,0]\n"
+               "[1,4,1,0]\n"
+               "[2,4,1,0]\n"
+               "[?,4,0,0]\n"
+               "[?,4,0,0]\n"
+               "error: Conds: rank(x) in [1, 3] does not hold\n"
+               "[?,4,1,1]\n"
+               "error: Conds: attr(fmt) == 'NHWC' || attr(fmt) == 'NCHW' "
+               "does not hold\n"
+               "error: Conds: !attr(t) || dim(x, 0) == 1 does not hold\n"
+               "[?,4,1,0]\n"
+               "[?,4,0,0]\n"
+               "[?,0,1,0]\n"
+               "[?,4,1,0]\n"
+               "[1]\n"
+               "[0]\n"
+               "[1]\n");
+}
+
+/* ---- shapes ---- */
+
+static const char shapes_spec[] =
+    "package v2;\n"
+    "op Shapes {\n"
+    "  attr axis: int = 0;\n"
+    "  attr perm: list(int) = [1, 0];\n"
+    "  input x: float;\n"
+    "  input y: float;\n"
+    "  output a: float;\n"
+    "  output b: float;\n"
+    "  output c: float;\n"
+    "  output d: float;\n"
+    "  output e: float;\n"
+    "  shape a = x[1:] ++ y[:-1];\n"
+    "  shape b = remove(insert(set(x, 0, 7), -1, 5), attr(axis));\n"
+    "  shape c = broadcast(x, y);\n"
+    "  shape d = permute(x, attr(perm));\n"
+    "  shape e = unknown(rank(y));\n"
+    "}\n"
+    "op Joins {\n"
+    "  input x: float;\n"
+    "  input y: float;\n"
+    "  output a: float;\n"
+    "  output b: float;\n"
+    "  shape a = join(x, y);\n"
+    "  shape b = merge(x, y);\n"
+    "}\n"
+    "op Reduce {\n"
+    "  attr keep: bool = false;\n"
+    "  attr axes: list(int) = [0];\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  shape y = reduce(x, attr(axes), attr(keep));\n"
+    "}\n"
+    "op Concat {\n"
+    "  attr N: int >= 1;\n"
+    "  input xs: N * float;\n"
+    "  output y: float;\n"
+    "  shape y = concat(xs, 1);\n"
+    "}\n";
+
+static void shapes_follow_the_contract(void **state) {
+  (void)state;
+  expect_cases(shapes_spec,
+               "Shapes: [2,3];[3]\n"
+               "Shapes: ?;[3]\n"
+               "Shapes: [2,3];?\n"
+               "Shapes: [2,3,4];[3]\n"
+               "Shapes: [2,3];[3] | axis=5\n"
+               "Shapes: [2,3];[4]\n"
+               "Joins: [2,?];[2,3]\n"
+               "Joins: [2];[3]\n"
+               "Joins: [2];[2,3]\n"
+               "Reduce: [2,3]\n"
+               "Reduce: [2,3] | keep=true\n"
+               "Reduce: [2,3] | axes=[-1,1]\n"
+               "Reduce: [2,3] | axes=[2]\n"
+               "Reduce: ? | keep=true\n"
+               "Concat: [2,3],[2,4] | N=2\n"
+               "Concat: [2,3],[3,4] | N=2\n",
+               "[3];[3,5];[2,3];[3,2];[?]\n"
+               "?;?;?;[?,?];[?]\n"
+               "?;[3,5];?;[3,2];?\n"
+               "error: Shapes: broadcast(x, y): [2, 3, 4] and [3] do not "
+               "broadcast\n"
+               "error: Shapes: axis 5 is out of range for rank 3 in "
+               "remove(insert(set(x, 0, 7), -1, 5), attr(axis)); it must be "
+               "in [-3, 3)\n"
+               "error: Shapes: broadcast(x, y): [2, 3] and [4] do not "
+               "broadcast\n"
+               "[2,?];[2,3]\n"
+               "error: Joins: merge(x, y): [2] and [3] do not merge\n"
+               "error: Joins: merge(x, y): [2] and [2, 3] do not merge\n"
+               "[3]\n"
+               "[1,3]\n"
+               "[2]\n"
+               "error: Reduce: axis 2 is out of range for rank 2 in "
+               "reduce(x, attr(axes), attr(keep)); it must be in [-2, 2)\n"
+               "?\n"
+               "[2,7]\n"
+               "error: Concat: concat(xs, 1): dim 0 of the tensors of 'xs' "
+               "must be equal, but is 2 before element 1 and 3 in it\n");
+}
+
+/* ---- folds and comprehensions ---- */
+
+static const char folds_spec[] =
+    "package v2;\n"
+    "op Folds {\n"
+    "  input x: float;\n"
+    "  output a: float;\n"
+    "  output b: float;\n"
+    "  output c: float;\n"
+    "  shape a = [dim(x, k) * 2 for k < rank(x) if dim(x, k) != 1];\n"
+    "  shape b = [sum(dim(x, k) for k < rank(x)),\n"
+    "             product(dim(x, k) for k < rank(x)),\n"
+    "             max(dim(x, k) for k < rank(x)),\n"
+    "             min(dim(x, k) for k < rank(x))];\n"
+    "  shape c = [all(dim(x, k) > 0 for k < rank(x)) ? 1 : 0,\n"
+    "             any(dim(x, k) == 0 for k < rank(x)) ? 1 : 0];\n"
+    "}\n"
+    "op Nested {\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  shape y = [sum(dim(x, j) for j < k + 1) for k < rank(x)];\n"
+    "}\n"
+    "op BroadcastAll {\n"
+    "  attr N: int >= 1;\n"
+    "  input xs: N * float;\n"
+    "  output y: float;\n"
+    "  shape y = broadcast(xs[i] for i < length(xs));\n"
+    "}\n";
+
+static void folds_and_comprehensions_follow_the_contract(void **state) {
+  (void)state;
+  expect_cases(folds_spec,
+               "Folds: [1,2,3]\n"
+               "Folds: [2,?]\n"
+               "Folds: [0,?]\n"
+               "Folds: ?\n"
+               "Folds: []\n"
+               "Nested: [2,3,4]\n"
+               "Nested: ?\n"
+               "BroadcastAll: [2,1],[3] | N=2\n"
+               "BroadcastAll: [1],[5],? | N=3\n"
+               "BroadcastAll: [2],[3] | N=2\n",
+               "[4,6];[6,6,3,1];[1,0]\n"
+               "?;[?,?,?,?];[?,?]\n"
+               "?;[?,0,?,0];[0,1]\n"
+               "?;[?,?,?,?];[?,?]\n"
+               "error: Folds: max(dim(x, k) for k < rank(x)): max of no "
+               "elements\n"
+               "[2,5,9]\n"
+               "?\n"
+               "[2,3]\n"
+               "?\n"
+               "error: BroadcastAll: broadcast(xs[i] for i < length(xs)): "
+               "[2] and [3] do not broadcast\n");
+}
+
+/* ---- lets ---- */
+
+static const char lets_spec[] =
+    "package v2;\n"
+    "op Lets {\n"
+    "  input x: float;\n"
+    "  input v: int32;\n"
+    "  output a: float;\n"
+    "  output b: float;\n"
+    "  output c: float;\n"
+    "  let r = rank(x);\n"
+    "  let twice(n) = n * 2;\n"
+    "  let last = x[-1];\n"
+    "  let m = value(v);\n"
+    "  let inner(k) = twice(dim(x, k)) + 1;\n"
+    "  let u = -1;\n"
+    "  shape a = [twice(r), last, inner(0)];\n"
+    "  shape b = [dim(x, k) * m[k] for k < r];\n"
+    "  shape c = [u];\n"
+    "}\n"
+    "op Param {\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  let same_number(p) = p;\n"
+    "  shape y = [same_number(-1)];\n"
+    "}\n";
+
+static void lets_follow_the_contract(void **state) {
+  (void)state;
+  expect_cases(lets_spec,
+               "Lets: [2,3];[2]{1,-1}\n"
+               "Lets: [2,3];[2]{2,3}\n"
+               "Lets: [2,3];[2]\n"
+               "Lets: [2,3];[2]{1,-2}\n"
+               "Lets: ?;?\n"
+               "Param: [1]\n",
+               "[4,3,5];[2,?];[?]\n"
+               "[4,3,5];[4,9];[?]\n"
+               "[4,3,5];[?,?];[?]\n"
+               "error: Lets: element 1 of value(v) is -2, a negative dim\n"
+               "[?,?,?];?;[?]\n"
+               "error: Param: same_number(-1) is -1, a negative dim\n");
+}
+
+/* ---- list outputs and list inputs ---- */
+
+static const char lists_spec[] =
+    "package v2;\n"
+    "op ShapeN {\n"
+    "  attr N: int >= 1;\n"
+    "  input input: N * float;\n"
+    "  output output: N * int32;\n"
+    "  shape output[i] = [rank(input[i])];\n"
+    "}\n"
+    "op PerTensor {\n"
+    "  attr N: int >= 1;\n"
+    "  input x: N * float;\n"
+    "  output y: N * float;\n"
+    "  shape y[i] = x[i] ++ [i];\n"
+    "}\n"
+    "op ListInput {\n"
+    "  attr N: int >= 1;\n"
+    "  input xs: N * float;\n"
+    "  output y: float;\n"
+    "  output z: float;\n"
+    "  shape y = [length(xs), sum(xs, 0)];\n"
+    "  shape z = xs[1];\n"
+    "}\n";
+
+static void list_outputs_and_inputs_follow_the_contract(void **state) {
+  (void)state;
+  expect_cases(lists_spec,
+               "ShapeN: [2,3],[4],? | N=3\n"
+               "PerTensor: [5],[6,7] | N=2\n"
+               "ListInput: [2,3],[4,3] | N=2\n"
+               "ListInput: [2,3],? | N=2\n"
+               "ListInput: [2] | N=1\n",
+               "[2];[1];[?]\n"
+               "[5,0];[6,7,1]\n"
+               "[2,6];[4,3]\n"
+               "[2,?];?\n"
+               "error: ListInput: xs[1]: index 1 is out of range for the 1 "
+               "tensors of 'xs'\n");
+}
+
+/* ---- input values ---- */
+
+static const char values_spec[] =
+    "package v2;\n"
+    "op Fill {\n"
+    "  input dims: int32;\n"
+    "  input value: float;\n"
+    "  output y: float;\n"
+    "  require rank(dims) == 1;\n"
+    "  require rank(value) == 0;\n"
+    "  shape y = value(dims);\n"
+    "}\n"
+    "op ValueAt {\n"
+    "  input v: int32;\n"
+    "  output y: float;\n"
+    "  shape y = [value(v)[1], known(value(v)) ? 1 : 0];\n"
+    "}\n"
+    "op ValueNum {\n"
+    "  input axis: int32;\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  shape y = remove(x, value(axis));\n"
+    "}\n";
+
+static void input_values_follow_the_contract(void **state) {
+  (void)state;
+  expect_cases(values_spec,
+               "Fill: [3]{2,3,4};[]\n"
+               "Fill: [3];[]\n"
+               "Fill: ?;[]\n"
+               "Fill: [3]{2,-1,4};[]\n"
+               "Fill: [3]{2,-2,4};[]\n"
+               "Fill: [2,2];[]\n"
+               "Fill: ?{2,3};[]\n"
+               "ValueAt: [3]{5,6,7}\n"
+               "ValueAt: [3]\n"
+               "ValueAt: [1]{5}\n"
+               "ValueNum: []{1};[2,3,4]\n"
+               "ValueNum: [];[2,3,4]\n"
+               "ValueNum: []{3};[2,3,4]\n",
+               "[2,3,4]\n"
+               "[?,?,?]\n"
+               "?\n"
+               "[2,?,4]\n"
+               "error: Fill: element 1 of value(dims) is -2, a negative "
+               "dim\n"
+               "error: Fill: rank(dims) == 1 does not hold (2 vs 1)\n"
+               "[2,3]\n"
+               "[6,1]\n"
+               "[?,0]\n"
+               "error: ValueAt: value(v)[1]: index 1 is out of range for "
+               "the 1 values of 'v'\n"
+               "[2,4]\n"
+               "[?,?]\n"
+               "error: ValueNum: axis 3 is out of range for rank 3 in "
+               "remove(x, value(axis)); it must be in [-3, 3)\n");
+}
+
+/* ---- lazy evaluation and undecided branches ---- */
+
+static const char lazy_spec[] =
+    "package v2;\n"
+    "op Lazy {\n"
+    "  attr b: bool = false;\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  output z: float;\n"
+    "  output w: float;\n"
+    "  shape y = [attr(b) ? dim(x, 5) : 1];\n"
+    "  shape z = [rank(x) > 1 && dim(x, 1) == 3 ? 1 : 0];\n"
+    "  shape w = [attr(b) ? -1 : 2];\n"
+    "}\n"
+    "op RightSide {\n"
+    "  input x: float;\n"
+    "  input y: float;\n"
+    "  output z: float;\n"
+    "  shape z = [rank(x) > 5 || dim(y, 3) == 1 ? 1 : 0];\n"
+    "}\n"
+    "op Undecided {\n"
+    "  attr zero: int = 0;\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  shape y = [dim(x, 0) == 1 ? dim(x, 1) / attr(zero) : 7];\n"
+    "}\n"
+    "op BothFail {\n"
+    "  attr zero: int = 0;\n"
+    "  input x: float;\n"
+    "  output z: float;\n"
+    "  shape z = dim(x, 0) == 1 ? [dim(x, 1) % attr(zero)]\n"
+    "                           : [dim(x, 1) / attr(zero)];\n"
+    "}\n"
+    "op Guarded {\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  shape y = [dim(x, k) for k < 3 if k < rank(x)];\n"
+    "}\n";
+
+static void lazy_evaluation_and_undecided_branches(void **state) {
+  (void)state;
+  expect_cases(lazy_spec,
+               "Lazy: [2]\n"
+               "Lazy: [2] | b=true\n"
+               "Lazy: [2,3,4,5,6,7] | b=true\n"
+               "Lazy: ?\n"
+               "Lazy: [2,3]\n"
+               "Lazy: [2,4]\n"
+               "RightSide: ?;[1,1]\n"
+               "RightSide: [1,1,1,1,1,1];[1,1]\n"
+               "RightSide: [1];[1,1,1,1]\n"
+               "Undecided: [?,2]\n"
+               "Undecided: [1,2]\n"
+               "Undecided: [3,2]\n"
+               "BothFail: [?,2]\n"
+               "BothFail: [3,2]\n"
+               "Guarded: [4]\n"
+               "Guarded: [4,5,6,7]\n"
+               "Guarded: ?\n",
+               "[1];[0];[2]\n"
+               "error: Lazy: axis 5 is out of range for rank 1 in dim(x, "
+               "5); it must be in [-1, 1)\n"
+               "[7];[1];[?]\n"
+               "[1];[?];[2]\n"
+               "[1];[1];[2]\n"
+               "[1];[0];[2]\n"
+               "error: RightSide: axis 3 is out of range for rank 2 in "
+               "dim(y, 3); it must be in [-2, 2)\n"
+               "[1]\n"
+               "[1]\n"
+               "[7]\n"
+               "error: Undecided: dim(x, 1) / attr(zero) has a divisor that "
+               "is not positive (2 / 0)\n"
+               "[7]\n"
+               "error: BothFail: dim(x, 1) % attr(zero) has a divisor that "
+               "is not positive (2 % 0)\n"
+               "error: BothFail: dim(x, 1) / attr(zero) has a divisor that "
+               "is not positive (2 / 0)\n"
+               "[4]\n"
+               "[4,5,6]\n"
+               "?\n");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(numbers_follow_the_contract),
+      cmocka_unit_test(conditions_follow_the_contract),
+      cmocka_unit_test(shapes_follow_the_contract),
+      cmocka_unit_test(folds_and_comprehensions_follow_the_contract),
+      cmocka_unit_test(lets_follow_the_contract),
+      cmocka_unit_test(list_outputs_and_inputs_follow_the_contract),
+      cmocka_unit_test(input_values_follow_the_contract),
+      cmocka_unit_test(lazy_evaluation_and_undecided_branches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
