@@ -352,7 +352,9 @@ static opr_status demo_pad_check(opr_call *call) {
 }
 
 /* let before(k) = value(paddings)[2 * k]; */
-static opr_status demo_pad_let_before(opr_infer_ctx *c, opr_num p0, opr_num *out) {
+static opr_status demo_pad_let_before(opr_infer_ctx *c,
+                                      opr_num p0,
+                                      opr_num *out) {
   opr_status s;
   opr_num n0;
   if ((s = opr_sx_mul(c, opr_sx_int(2), opr_sx_computed(p0), "2 * k", &n0)))
@@ -365,7 +367,9 @@ static opr_status demo_pad_let_before(opr_infer_ctx *c, opr_num p0, opr_num *out
 }
 
 /* let after(k) = value(paddings)[2 * k + 1]; */
-static opr_status demo_pad_let_after(opr_infer_ctx *c, opr_num p0, opr_num *out) {
+static opr_status demo_pad_let_after(opr_infer_ctx *c,
+                                     opr_num p0,
+                                     opr_num *out) {
   opr_status s;
   opr_num n0;
   if ((s = opr_sx_mul(c, opr_sx_int(2), opr_sx_computed(p0), "2 * k", &n0)))

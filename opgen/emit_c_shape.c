@@ -142,12 +142,18 @@ static void let_fn(og_writer *w, const og_c_file *f, const og_op *op,
   sx_line(&g, "*%s = %s;", og_cn_shape_local(f, OG_CN_L_OUT, 0), x);
   sx_line(&g, "return OPR_OK;");
   og_c_comment(w, let_text(f, op, let));
-  og_w_printf(w, "static opr_status %s(opr_infer_ctx *%s",
-              og_cn_shape_let(f, op, let), og_cn_shape_local(f, OG_CN_L_CTX, 0));
+  og_c_params p = {og_arena_array(f->arena, let->nparams + 2, sizeof(char *)),
+                   NULL, let->nparams + 2};
+  p.decls[0] = og_arena_printf(f->arena, "opr_infer_ctx *%s",
+                               og_cn_shape_local(f, OG_CN_L_CTX, 0));
   for (size_t i = 0; i < let->nparams; i++)
-    og_w_printf(w, ", opr_num %s", og_cn_shape_local(f, OG_CN_L_PARAM, i));
-  og_w_line(w, ", %s *%s) {", type_of(let->body.type),
-            og_cn_shape_local(f, OG_CN_L_OUT, 0));
+    p.decls[i + 1] = og_arena_printf(f->arena, "opr_num %s",
+                                     og_cn_shape_local(f, OG_CN_L_PARAM, i));
+  p.decls[let->nparams + 1] =
+      og_arena_printf(f->arena, "%s *%s", type_of(let->body.type),
+                      og_cn_shape_local(f, OG_CN_L_OUT, 0));
+  og_c_signature(w, "static opr_status", og_cn_shape_let(f, op, let), &p,
+                 " {");
   /* Parameters the body does not read. */
   const char *unused = "";
   if (!g.ctx_used)

@@ -216,15 +216,25 @@ static const char *literal_shape(sx_gen *g, const og_sexpr *e) {
   bool fits = true;
   for (size_t i = 0; i < e->nargs; i++)
     fits &= og_c_string_fits(strlen(sx_text(g->f, g->op, &e->args[i])));
-  og_w_printf(g->statics, "%sconst char *const %s[] = {", fits ? "static " : "",
-              w);
+  const char *texts = "";
   for (size_t i = 0; i < e->nargs; i++) {
     sx_mark mi = sx_mark_get(g);
     sx_line(g, "%s[%zu] = %s;", a, i, sx_expr(g, &e->args[i]));
     sx_release(g, mi);
-    og_w_printf(g->statics, "%s%s", i ? ", " : "", sx_what(g, &e->args[i]));
+    texts = sx_printf(g, "%s%s%s", texts, i ? ", " : "",
+                      sx_what(g, &e->args[i]));
   }
-  og_w_line(g->statics, "};");
+  const char *decl = sx_printf(g, "%sconst char *const %s[] = {",
+                               fits ? "static " : "", w);
+  if (strlen(decl) + strlen(texts) + 4 <= 78) {
+    og_w_line(g->statics, "%s%s};", decl, texts);
+  } else { /* one text a line */
+    og_w_line(g->statics, "%s", decl);
+    for (size_t i = 0; i < e->nargs; i++)
+      og_w_line(g->statics, "    %s%s", sx_what(g, &e->args[i]),
+                i + 1 < e->nargs ? "," : "");
+    og_w_line(g->statics, "};");
+  }
   const char *r = sx_result(g, m, OG_CN_L_SHAPE);
   sx_call(g, "opr_sx_shape", a, sx_printf(g, "%zu", e->nargs), w, ref(g, r),
           NULL);

@@ -27,7 +27,11 @@ static void branch(sx_gen *g, const char *cond, const char *skip,
   g->fail = outer;
   og_w_dedent(g->w);
   sx_line(g, "}");
-  if (fail.used) sx_line(g, "%s:", fail.label);
+  if (fail.used) { /* labels one level out, as by hand */
+    og_w_dedent(g->w);
+    sx_line(g, "%s:", fail.label);
+    og_w_indent(g->w);
+  }
 }
 
 static const char *unknown_of(og_sx_type t) {
