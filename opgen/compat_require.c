@@ -25,25 +25,94 @@ static const char *attr_name(const og_op *op, size_t i) {
 }
 
 static bool uses_input(og_sexpr_kind k) {
-  return k == OG_SX_INPUT || k == OG_SX_DIM || k == OG_SX_RANK;
+  switch (k) {
+  case OG_SX_INPUT: case OG_SX_INPUT_AT: case OG_SX_DIM: case OG_SX_RANK:
+  case OG_SX_LENGTH: case OG_SX_VALUE: case OG_SX_VALUE_AT:
+  case OG_SX_VALUE_KNOWN: case OG_SX_SUM_DIMS: case OG_SX_CONCAT:
+    return true;
+  default:
+    return false;
+  }
 }
 
-/* Structural equality, inputs and attrs by name. */
+static bool uses_attr(og_sexpr_kind k) {
+  return k == OG_SX_ATTR || k == OG_SX_ATTR_AT || k == OG_SX_ATTR_LENGTH ||
+         k == OG_SX_ATTR_IS || k == OG_SX_SIZE_OF;
+}
+
+/* Bound-name slots paired while two expressions are compared: slots are
+ * numbered per op, so equal comprehensions may use different ones. */
+typedef struct slot_pairs {
+  size_t n;
+  size_t a[32], b[32];
+} slot_pairs;
+
+static bool same_in(const og_op *oa, const og_sexpr *a, const og_op *ob,
+                    const og_sexpr *b, slot_pairs *slots);
+
+/* The let a node calls, compared by name and definition. */
+static bool same_let(const og_op *oa, const og_sexpr *a, const og_op *ob,
+                     const og_sexpr *b) {
+  if (a->index >= oa->nshape_lets || b->index >= ob->nshape_lets) return false;
+  const og_shape_let *la = &oa->shape_lets[a->index];
+  const og_shape_let *lb = &ob->shape_lets[b->index];
+  slot_pairs fresh = {0};
+  return strcmp(la->name, lb->name) == 0 && la->nparams == lb->nparams &&
+         same_in(oa, &la->body, ob, &lb->body, &fresh);
+}
+
+static bool same_bound(const og_sexpr *a, const og_sexpr *b,
+                       const slot_pairs *slots) {
+  for (size_t i = slots->n; i-- > 0;)
+    if (slots->a[i] == a->index) return slots->b[i] == b->index;
+  return false;
+}
+
+/* The scalar fields of two nodes of the same kind. */
+static bool same_fields(const og_op *oa, const og_sexpr *a, const og_op *ob,
+                        const og_sexpr *b, const slot_pairs *slots) {
+  if (a->kind != b->kind || a->type != b->type || a->op != b->op ||
+      a->fold != b->fold || a->nargs != b->nargs)
+    return false;
+  switch (a->kind) {
+  case OG_SX_INT: case OG_SX_DTYPE: case OG_SX_UNKNOWN:
+    return a->i == b->i;
+  case OG_SX_STRING: return strcmp(a->s ? a->s : "", b->s ? b->s : "") == 0;
+  case OG_SX_PARAM: return a->index == b->index;
+  case OG_SX_BOUND: return same_bound(a, b, slots);
+  case OG_SX_LET: return same_let(oa, a, ob, b);
+  default: break;
+  }
+  if (uses_input(a->kind))
+    return strcmp(input_name(oa, a->index), input_name(ob, b->index)) == 0;
+  if (uses_attr(a->kind))
+    return strcmp(attr_name(oa, a->index), attr_name(ob, b->index)) == 0;
+  return true;
+}
+
+static bool same_in(const og_op *oa, const og_sexpr *a, const og_op *ob,
+                    const og_sexpr *b, slot_pairs *slots) {
+  if (!same_fields(oa, a, ob, b, slots)) return false;
+  bool binds = a->kind == OG_SX_COMPREHENSION;
+  if (binds) {
+    if (slots->n == sizeof slots->a / sizeof *slots->a) return false;
+    slots->a[slots->n] = a->index, slots->b[slots->n] = b->index;
+  }
+  bool same = true;
+  size_t outer = slots->n;
+  for (size_t i = 0; i < a->nargs && same; i++) {
+    if (binds && i == 1) slots->n++; /* k: bound in the body and the if */
+    same = same_in(oa, &a->args[i], ob, &b->args[i], slots);
+  }
+  slots->n = outer;
+  return same;
+}
+
+/* Structural equality, inputs, attrs and lets by name. */
 static bool same_expr(const og_op *oa, const og_sexpr *a, const og_op *ob,
                       const og_sexpr *b) {
-  if (a->kind != b->kind || a->op != b->op || a->nargs != b->nargs)
-    return false;
-  if ((a->kind == OG_SX_INT || a->kind == OG_SX_DIM) && a->i != b->i)
-    return false;
-  if (uses_input(a->kind) &&
-      strcmp(input_name(oa, a->index), input_name(ob, b->index)) != 0)
-    return false;
-  if (a->kind == OG_SX_ATTR &&
-      strcmp(attr_name(oa, a->index), attr_name(ob, b->index)) != 0)
-    return false;
-  for (size_t i = 0; i < a->nargs; i++)
-    if (!same_expr(oa, &a->args[i], ob, &b->args[i])) return false;
-  return true;
+  slot_pairs slots = {0};
+  return same_in(oa, a, ob, b, &slots);
 }
 
 /* An integer literal, possibly negated. */
@@ -55,9 +124,12 @@ static bool constant(const og_sexpr *e, int64_t *v) {
   return false;
 }
 
-/* rank(x), dim(x, K) (K in ->i) or attr(a) of an int attr: what an interval bounds. */
+/* rank(x), dim(x, K) (K an integer literal) or attr(a) of an int attr:
+ * what an interval bounds. */
 static bool is_term(const og_op *op, const og_sexpr *e) {
-  if (e->kind == OG_SX_RANK || e->kind == OG_SX_DIM) return true;
+  if (e->kind == OG_SX_RANK) return true;
+  if (e->kind == OG_SX_DIM)
+    return e->nargs == 1 && e->args[0].kind == OG_SX_INT;
   return e->kind == OG_SX_ATTR && e->index < op->nattrs &&
          op->attrs[e->index].type.kind == OG_ATTR_INT &&
          !op->attrs[e->index].type.is_list;
@@ -116,8 +188,11 @@ static bool mentions(const og_op *op, const og_sexpr *e, char kind,
   if (kind == 'i' && uses_input(e->kind) &&
       strcmp(input_name(op, e->index), name) == 0)
     return true;
-  if (kind == 'a' && e->kind == OG_SX_ATTR &&
+  if (kind == 'a' && uses_attr(e->kind) &&
       strcmp(attr_name(op, e->index), name) == 0)
+    return true;
+  if (e->kind == OG_SX_LET && e->index < op->nshape_lets &&
+      mentions(op, &op->shape_lets[e->index].body, kind, name))
     return true;
   for (size_t i = 0; i < e->nargs; i++)
     if (mentions(op, &e->args[i], kind, name)) return true;
@@ -131,7 +206,10 @@ static bool each_name(const og_op *op, const og_sexpr *e, name_fn fn,
                       void *ctx) {
   if (uses_input(e->kind) && !fn(ctx, 'i', input_name(op, e->index)))
     return false;
-  if (e->kind == OG_SX_ATTR && !fn(ctx, 'a', attr_name(op, e->index)))
+  if (uses_attr(e->kind) && !fn(ctx, 'a', attr_name(op, e->index)))
+    return false;
+  if (e->kind == OG_SX_LET && e->index < op->nshape_lets &&
+      !each_name(op, &op->shape_lets[e->index].body, fn, ctx))
     return false;
   for (size_t i = 0; i < e->nargs; i++)
     if (!each_name(op, &e->args[i], fn, ctx)) return false;
@@ -196,7 +274,7 @@ static const char *term_text(og_arena *a, const og_op *op, const og_sexpr *t) {
     return og_arena_printf(a, "rank(%s)", input_name(op, t->index));
   if (t->kind == OG_SX_DIM)
     return og_arena_printf(a, "dim(%s, %lld)", input_name(op, t->index),
-                           (long long)t->i);
+                           (long long)t->args[0].i);
   return og_arena_printf(a, "attr(%s)", attr_name(op, t->index));
 }
 

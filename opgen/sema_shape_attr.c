@@ -150,7 +150,10 @@ static bool dtype_literal(og_sx *x, const og_attr *a, const og_ast_expr *lit,
     og_suggest g;
     og_error_at(x->s->diag, lit->loc,
                 "attr '%s' is a type: compare it with a dtype, found %s%s",
-                a->name, og_sx_quote(x, lit->loc),
+                a->name,
+                lit->kind == OG_EX_STRING
+                    ? og_arena_printf(x->arena, "the string '%s'", lit->name)
+                    : og_sx_quote(x, lit->loc),
                 lit->kind == OG_EX_NAME
                     ? og_sema_hint(x->s, &g, lit->name, OG_SG_DTYPES) : "");
     return false;

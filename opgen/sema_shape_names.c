@@ -115,11 +115,10 @@ bool og_sx_unknown_name(og_sx *x, const og_ast_expr *e, bool call) {
   const char *hint = og_sx_name_hint(x, &g, e->name, call);
   if (call)
     og_error_at(x->s->diag, at,
-                "unknown form '%s' (not a form of the shape language nor a "
-                "let with parameters)%s", e->name, hint);
+                "'%s' is not a form of the shape language nor a let with "
+                "parameters%s", e->name, hint);
   else
     og_error_at(x->s->diag, at,
-                "'%s' is not an input of op '%s' (nor a let or a bound "
-                "name)%s", e->name, op, hint);
+                "'%s' is not an input of op '%s'%s", e->name, op, hint);
   return false;
 }

@@ -128,6 +128,39 @@ static void unchanged_require_is_compatible(void **state) {
          true, "");
 }
 
+/* Version-2 forms compare structurally: comprehensions whose bound
+ * names sit in other slots, lets by name and definition. */
+static void unchanged_v2_require_is_compatible(void **state) {
+  (void)state;
+  expect(OP("  require all(dim(x, k) >= 1 for k < rank(x));\n"
+            "  require any(dim(y, j) == 2 for j < rank(y));\n"),
+         OP("  require any(dim(y, k) == 2 for k < rank(y));\n"
+            "  require all(dim(x, i) >= 1 for i < rank(x));\n"),
+         true, "");
+  expect(OP("  let n = rank(x);\n  require n >= 1 || known(y);\n"),
+         OP("  let n = rank(x);\n  require n >= 1 || known(y);\n"),
+         true, "");
+}
+
+/* A new v2 require on an input the baseline never constrained. */
+static void new_v2_require_is_a_warning(void **state) {
+  (void)state;
+  char want[1024];
+  snprintf(want, sizeof want,
+           "new.op:6:3: warning: [REQUIRE_TIGHTENED] op 'A': new `require` "
+           "refuses inputs the baseline accepted\nold.op:1:4: note: the "
+           "baseline has no rule on the shapes or attrs it names\n"
+           "new.op:6:3: note: %s", hint_a);
+  expect(OP(""),
+         OP("  let big(k) = dim(x, k) > 4;\n"
+            "  require !any(big(k) for k < rank(x));\n"),
+         false, want);
+  /* the let's body names y, which the baseline constrains: undecided */
+  expect(OP("  require rank(y) == 1;\n"),
+         OP("  let r = rank(y);\n  require r == 1 || rank(x) == 0;\n"),
+         false, "");
+}
+
 static void undecidable_require_gives_no_finding(void **state) {
   (void)state;
   /* rank(x) was bound to another shape: not an interval */
@@ -319,6 +352,8 @@ int main(void) {
       cmocka_unit_test(raised_minimum_is_an_error_with_strict),
       cmocka_unit_test(new_require_is_a_warning),
       cmocka_unit_test(loosened_require_is_compatible),
+      cmocka_unit_test(unchanged_v2_require_is_compatible),
+      cmocka_unit_test(new_v2_require_is_a_warning),
       cmocka_unit_test(unchanged_require_is_compatible),
       cmocka_unit_test(undecidable_require_gives_no_finding),
       cmocka_unit_test(compatible_run_prints_one_line),

@@ -201,10 +201,11 @@ static void shape_functions_suggest_the_function(void **state) {
   (void)state;
   expect_diags("op A {\n  input x: float;\n  output y: float;\n"
                "  shape y = brodcast(x, x);\n  require dims(x, 0) == 1;\n}\n",
-               "t.op:4:13: error: unknown shape function 'brodcast' (expected "
-               "merge, broadcast or attr); did you mean 'broadcast'?\n"
-               "t.op:5:11: error: unknown dim function 'dims' (expected dim, "
-               "rank or attr); did you mean 'dim'?");
+               "t.op:4:13: error: 'brodcast' is not a form of the shape "
+               "language nor a let with parameters; did you mean "
+               "'broadcast'?\n"
+               "t.op:5:11: error: 'dims' is not a form of the shape language "
+               "nor a let with parameters; did you mean 'dim'?");
 }
 
 /* An op's own names are candidates only up to OG_SUGGEST_MAX_NAMES of a

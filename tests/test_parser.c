@@ -732,7 +732,7 @@ static void test_shape_call_without_arguments(void **state) {
 
 static void test_shape_without_equals_is_an_error(void **state) {
   pt_parsed *p = pt_parse(state, "op A { shape out x; }");
-  pt_expect_diags(p, "t.op:1:18: error: expected '=' before identifier 'x'");
+  pt_expect_diags(p, "t.op:1:18: error: expected '[' or '=' before identifier 'x'");
 }
 
 static void test_shape_without_expression_is_an_error(void **state) {

@@ -30,8 +30,8 @@ opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
 
 OPR_COLD static opr_status merge_error(opr_infer_ctx *c, int64_t a,
                                        int64_t b, const char *what) {
-  return opr_infer_error(c, "%s: the dims must be equal, but are %" PRId64
-                         " and %" PRId64, sx_what(what), a, b);
+  return opr_infer_error(c, "%s is %" PRId64 ", which does not merge with "
+                         "%" PRId64, sx_what(what), b, a);
 }
 
 static opr_status push_dim(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
@@ -156,9 +156,10 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
     int64_t y = i <= b.rank ? b.dims[b.rank - i] : 1;
     if (!broadcast_dim(x, y, &r[rank - i])) {
       shape_text ta, tb;
-      return opr_infer_error(c, "%s: %s and %s do not broadcast",
-                             sx_what(what), opr_infer_shape_text(a, ta, 256),
-                             opr_infer_shape_text(b, tb, 256));
+      return opr_infer_error(c, "%s is %s, which does not broadcast with "
+                             "%s", sx_what(what),
+                             opr_infer_shape_text(b, tb, sizeof tb),
+                             opr_infer_shape_text(a, ta, sizeof ta));
     }
   }
   size_t bytes = (size_t)rank * sizeof *r;
@@ -172,9 +173,10 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
 OPR_COLD static opr_status shape_merge_error(opr_infer_ctx *c, opr_shape a,
                                              opr_shape b, const char *what) {
   shape_text ta, tb;
-  return opr_infer_error(c, "%s: %s and %s do not merge", sx_what(what),
-                         opr_infer_shape_text(a, ta, sizeof ta),
-                         opr_infer_shape_text(b, tb, sizeof tb));
+  return opr_infer_error(c, "%s is %s, which does not merge with %s",
+                         sx_what(what),
+                         opr_infer_shape_text(b, tb, sizeof tb),
+                         opr_infer_shape_text(a, ta, sizeof ta));
 }
 
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
@@ -228,54 +230,16 @@ opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
   return f->unknown || f->partial ? OPR_COND_UNDECIDED : f->cond;
 }
 
-/* ---- C ? X : Y with C undecided ---- */
+/* ---- the N of a comprehension ---- */
 
-opr_status opr_sx_join_branches_num(opr_status sx, opr_num x, opr_status sy,
-                                    opr_num y, opr_num *out) {
-  *out = opr_sx_unknown_num();
-  if (sx || sy) {
-    if (sx && sy) {
-      opr_status_free(sy);
-      return sx;
-    }
-    opr_status_free(sx ? sx : sy);
-    *out = sx ? y : x;
-    return OPR_OK;
-  }
-  if (x.known && y.known && x.v == y.v)
-    *out = (opr_num){x.v, true, x.direct && y.direct};
-  return OPR_OK;
-}
-
-opr_status opr_sx_join_branches_shape(opr_infer_ctx *c, opr_status sx,
-                                      opr_shape x, opr_status sy,
-                                      opr_shape y, opr_shape *out) {
-  *out = opr_shape_unknown();
-  if (sx || sy) {
-    if (sx && sy) {
-      opr_status_free(sy);
-      return sx;
-    }
-    opr_status_free(sx ? sx : sy);
-    *out = sx ? y : x;
-    return OPR_OK;
-  }
-  return opr_sx_join_shapes(c, x, y, out);
-}
-
-opr_status opr_sx_join_branches_cond(opr_status sx, opr_cond x,
-                                     opr_status sy, opr_cond y,
-                                     opr_cond *out) {
-  *out = OPR_COND_UNDECIDED;
-  if (sx || sy) {
-    if (sx && sy) {
-      opr_status_free(sy);
-      return sx;
-    }
-    opr_status_free(sx ? sx : sy);
-    *out = sx ? y : x;
-    return OPR_OK;
-  }
-  *out = x == y ? x : OPR_COND_UNDECIDED;
+opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
+                        size_t *count, bool *known) {
+  *count = 0;
+  *known = n.known;
+  if (!n.known) return OPR_OK;
+  if (n.v < 0)
+    return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
+                           sx_what(what), n.v);
+  *count = (size_t)n.v;
   return OPR_OK;
 }

@@ -27,6 +27,10 @@ OPR_COLD static opr_status arith_error(opr_infer_ctx *c, const char *what,
                                        const char *problem, opr_num a,
                                        const char *op, opr_num b) {
   sx_num_text ta, tb;
+  if (strcmp(op, "ceil_div") == 0)
+    return opr_infer_error(c, "%s %s (ceil_div(%s, %s))", sx_what(what),
+                           problem, opr_sx_num_text(a, ta),
+                           opr_sx_num_text(b, tb));
   return opr_infer_error(c, "%s %s (%s %s %s)", sx_what(what), problem,
                          opr_sx_num_text(a, ta), op, opr_sx_num_text(b, tb));
 }

@@ -72,10 +72,6 @@ opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
     return opr_infer_error(c, "a shape of rank %d ++ one of rank %d has more "
                            "dims than the highest rank %d", a.rank, b.rank,
                            OPR_MAX_RANK);
-  if (a.dims + a.rank == b.dims) { /* adjacent already (S[:i] ++ S[i:]) */
-    *out = (opr_shape){a.rank + b.rank, a.dims};
-    return OPR_OK;
-  }
   int64_t *d;
   opr_status s = opr_sx_alloc(c, (size_t)(a.rank + b.rank), &d);
   if (s) return s;

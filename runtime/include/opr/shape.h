@@ -7,6 +7,8 @@
  * of them and sets the shape of each output. opgen generates the function
  * from the `shape` and `require` statements of a spec; `shape_fn NAME;`
  * names a hand-written one instead, written with the helpers below.
+ * opr/shape_expr.h has every operation of the shape language (version 2)
+ * as a C function, for generated and hand-written functions alike.
  *
  * Shapes may be partial, everywhere: an opr_shape (opr/attr.h) of rank
  * OPR_UNKNOWN_RANK says nothing; a known rank with dims of

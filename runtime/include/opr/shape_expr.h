@@ -15,9 +15,22 @@
  *
  * Every function that can fail returns an opr_status (OPR_OK or an
  * INVALID_ARGUMENT "<Op>: <message>"); `what` is the source text of the
- * expression, quoted in messages. Every rule works on partial shapes as
- * the contract says: what cannot be decided passes, what cannot be
- * computed is unknown. */
+ * expression (NULL allowed), quoted in messages, e.g.
+ *   ConcatV2: axis 3 is out of range for rank 2 in concat(values,
+ *   value(axis)); it must be in [-2, 2)
+ * Every rule works on partial shapes as the contract says: what cannot
+ * be decided passes, what cannot be computed is unknown. On an error the
+ * outputs are unknown; nothing is ever freed by the caller (the one
+ * exception: statuses, which the join_branches functions free).
+ *
+ * Axes (dim, set, remove, reduce, permute, concat, sum) count from the end
+ * when negative and must lie in [-rank, rank) of a known rank ([-rank-1,
+ * rank] for insert); an unknown axis leaves the dims it decides unknown.
+ *
+ * Storage: results borrow from their operands where they can (a slice, a
+ * shape attr, int64 values) and otherwise live in the context's dims
+ * storage (opr_infer_alloc_dims: no allocation while the inference's
+ * dims fit its inline room). */
 #ifndef OPR_SHAPE_EXPR_H
 #define OPR_SHAPE_EXPR_H
 
@@ -71,8 +84,10 @@ opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n, const char *what,
                          int64_t *dim);
 
 /* + - * / % ceil_div and unary -, with the contract's rules for unknowns
- * and zero; overflow of 64 bits, an inexact `/` and a divisor <= 0 are
- * errors. Results are not direct. */
+ * and zero (0 * ? is 0, 1 * x is x; -1 % 4 is 3; ceil_div rounds toward
+ * plus infinity); overflow of 64 bits, an inexact `/` of known operands
+ * and a known divisor <= 0 (whatever the dividend) are errors. Results
+ * are not direct. */
 opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
                       const char *what, opr_num *out);
 opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
@@ -87,8 +102,10 @@ opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
                            const char *what, opr_num *out);
 opr_status opr_sx_neg(opr_infer_ctx *c, opr_num a, const char *what,
                       opr_num *out);
-/* window(D, size, stride, dilation, padding): padding "VALID" or
- * "SAME" (anything else, NULL included, is an error). */
+/* window(D, size, stride, dilation, padding): padding "VALID" ((D -
+ * window) / stride + 1, window = (size - 1) * dilation + 1; D below the
+ * window is an error) or "SAME" (ceil_div(D, stride)); any other padding,
+ * NULL included, is an error, and so is a known stride or dilation < 1. */
 opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
                          opr_num stride, opr_num dilation,
                          const char *padding, const char *what,
@@ -99,6 +116,7 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
 /* a cmp b (OPR_DIM_EQ ... from opr/shape.h); undecided when either is
  * unknown. */
 opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b);
+/* x in [lo, hi]: lo <= x && x <= hi (false when either side is). */
 opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi);
 static inline opr_cond opr_sx_not(opr_cond a) {
   return a == OPR_COND_UNDECIDED ? a : (opr_cond)!a;
@@ -106,12 +124,14 @@ static inline opr_cond opr_sx_not(opr_cond a) {
 /* bit(n, i); i known outside [0, 64) is an error. */
 opr_status opr_sx_bit(opr_infer_ctx *c, opr_num n, opr_num i,
                       const char *what, opr_cond *out);
-/* same(S, ...): decided now (true when they merge). */
+/* same(S, ...): decided now: true when they merge, else false. */
 opr_cond opr_sx_same(opr_infer_ctx *c, const opr_shape *shapes, size_t n);
+/* known(D), known(S): decided now (a shape: rank and every dim). */
 opr_cond opr_sx_known_num(opr_num n);
 opr_cond opr_sx_known_shape(opr_shape s);
-/* `require C;`: an error when `cond` is false. `what` is the statement's
- * condition; `detail` (or NULL) the operands' values, e.g. "3 vs 2". */
+/* `require C;`: an error when `cond` is false (undecided passes). `what`
+ * is the statement's condition; `detail` (or NULL) the operands' values:
+ *   Pad: rank(input) == dim(paddings, 0) does not hold (3 vs 2) */
 opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond, const char *what,
                           const char *detail);
 /* `require a cmp b;` with the values in the message. */
@@ -130,10 +150,15 @@ opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,
                            const char *what, opr_shape *out);
 /* length(L): the number of tensors of list input `arg`. */
 opr_num opr_sx_length(opr_infer_ctx *c, size_t arg);
-/* value(x) of tensor `index` of input `arg` (0 for a single input), as a
- * shape (1-D int32/int64 values; a -1 is the unknown dim, other negative
- * values an error; unknown values: unknown(dim(x, 0))), as one number,
- * or element i (row-major; i negative or past the end: an error). */
+/* value(x) of tensor `index` of input `arg` (0 for a single input). Only
+ * int32/int64 values are read (others count as not known). As a shape:
+ * x (merged with the value's shape) of a known rank other than 1 is an
+ * error; a -1 is the unknown dim, other negative values an error;
+ * unknown values give unknown(dim(x, 0)). As one number (direct): a known
+ * value of another count than 1 is an error. Element i (direct,
+ * row-major whatever x's rank): a negative i is an error, an i past the
+ * last value an error when the values are known; unknown values or i:
+ * unknown. */
 opr_status opr_sx_value_shape(opr_infer_ctx *c, size_t arg, size_t index,
                               const char *what, opr_shape *out);
 opr_status opr_sx_value_num(opr_infer_ctx *c, size_t arg, size_t index,
@@ -141,7 +166,12 @@ opr_status opr_sx_value_num(opr_infer_ctx *c, size_t arg, size_t index,
 opr_status opr_sx_value_at(opr_infer_ctx *c, size_t arg, size_t index,
                            opr_num i, const char *what, opr_num *out);
 opr_cond opr_sx_value_known(opr_infer_ctx *c, size_t arg, size_t index);
-/* sum(L, i) and concat(L, axis) over the tensors of list input `arg`. */
+/* sum(L, i) and concat(L, axis) over the tensors of list input `arg`
+ * (each merged with its value's shape). sum: unknown when a tensor's dim
+ * or rank is; of no tensors 0. concat: the tensors' known ranks must
+ * agree (rank 0: an error); the dims merge except at `axis`, where they
+ * add up; an unknown axis gives unknown dims of that rank; no known rank
+ * gives `?`. */
 opr_status opr_sx_sum_dims(opr_infer_ctx *c, size_t arg, opr_num i,
                            const char *what, opr_num *out);
 opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
@@ -154,10 +184,13 @@ opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
                            opr_num *out);   /* int: direct */
 opr_status opr_sx_attr_cond(opr_infer_ctx *c, size_t attr, const char *what,
                             opr_cond *out); /* bool */
-/* shape attr; list(int) as dims; a tensor attr's value's shape. */
+/* shape attr; list(int) as dims (-1 the unknown dim, below -1 an error);
+ * a tensor attr's value's shape. */
 opr_status opr_sx_attr_shape(opr_infer_ctx *c, size_t attr, const char *what,
                              opr_shape *out);
-/* attr(l)[i]: a list(int) element (direct), a shape attr's dim i. */
+/* attr(l)[i]: a list(int) element (direct; i negative or past the end an
+ * error, unknown: unknown), a shape attr's dim i (from the end when
+ * negative). */
 opr_status opr_sx_attr_at(opr_infer_ctx *c, size_t attr, opr_num i,
                           const char *what, opr_num *out);
 /* attr(l)[i] of a list(shape) attr. */
@@ -173,13 +206,17 @@ opr_status opr_sx_attr_is_string(opr_infer_ctx *c, size_t attr,
 opr_status opr_sx_attr_is_type(opr_infer_ctx *c, size_t attr,
                                opr_dtype type, const char *what,
                                opr_cond *out);
-/* The string value of a string attr, for window()'s padding. */
+/* The string value of a string attr, for window()'s padding (a copy in
+ * the context when it is not a padding name). */
 opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
                               const char *what, const char **out);
 opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
                           opr_num *out);
 
-/* A list of integers: the axes of reduce, the perm of permute. */
+/* A list of integers: the axes of reduce, the perm of permute. The
+ * integers are read raw (a -1 is the last axis). value_ints: x of a known
+ * rank above 1 is an error; unknown values of a known count (x of rank 0
+ * or of a known dim 0) keep the count. num_ints: one integer. */
 typedef struct opr_sx_ints {
   const int64_t *v; /* [n] when known */
   size_t n;         /* the count, when n_known */
@@ -206,21 +243,30 @@ opr_num opr_sx_rank(opr_shape s);
 /* S[i], dim(x, i): i counts from the end when negative. */
 opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
                       const char *what, opr_num *out);
-/* S[lo:hi]; has_lo/has_hi false for a bound left out. */
+/* S[lo:hi]; has_lo/has_hi false for a bound left out. Python's rules,
+ * bounds clamped, never an error; `?` for an unknown rank or bound. */
 opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
                         opr_num lo, bool has_hi, opr_num hi, opr_shape *out);
 opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
                          opr_shape *out); /* a ++ b */
+/* set, insert, remove: D through opr_sx_as_dim; an unknown i keeps the
+ * rank they would give, every dim unknown; S unknown: `?`. */
 opr_status opr_sx_set(opr_infer_ctx *c, opr_shape s, opr_num i, opr_num d,
                       const char *what, opr_shape *out);
 opr_status opr_sx_insert(opr_infer_ctx *c, opr_shape s, opr_num i,
                          opr_num d, const char *what, opr_shape *out);
 opr_status opr_sx_remove(opr_infer_ctx *c, opr_shape s, opr_num i,
                          const char *what, opr_shape *out);
+/* reduce: each axis (one listed twice counts once) set to 1 (keep) or
+ * removed; keep undecided: `?`; axes unknown: unknown(rank(S)) if keep,
+ * else `?`. permute: dim perm[k] at k; perm's length must equal a known
+ * rank; S unknown: unknown(length); perm unknown: unknown(rank(S)). */
 opr_status opr_sx_reduce(opr_infer_ctx *c, opr_shape s, opr_sx_ints axes,
                          opr_cond keep, const char *what, opr_shape *out);
 opr_status opr_sx_permute(opr_infer_ctx *c, opr_shape s, opr_sx_ints perm,
                           const char *what, opr_shape *out);
+/* product(S): 0 when a dim is 0, else unknown when a dim or the rank is;
+ * overflow is an error. */
 opr_status opr_sx_product(opr_infer_ctx *c, opr_shape s, const char *what,
                           opr_num *out);
 
@@ -255,8 +301,18 @@ typedef struct opr_sx_fold {
   opr_cond cond;  /* all, any */
 } opr_sx_fold;
 
-/* `n` is the element count for OPR_FOLD_DIMS (room for that many dims),
- * ignored otherwise. */
+/* `n` is the element count for OPR_FOLD_DIMS (room for that many dims, at
+ * most OPR_MAX_RANK: more kept dims are an error), ignored otherwise.
+ * Each element of a number fold goes to opr_sx_fold_num (DIMS and merge
+ * pass it through opr_sx_as_dim), of a shape fold to opr_sx_fold_shape,
+ * of all/any to opr_sx_fold_cond. Of no elements: sum 0, product 1,
+ * merge and join unknown (`?`), broadcast `[]`, all true, any false, min
+ * and max an error (at end). Number folds: sum/max unknown when an
+ * element is; product 0 when an element is 0; min 0 when the least known
+ * element is 0, else unknown when one is; join keeps `direct` when every
+ * element is direct and equal. The `what` of an element is its own text
+ * ("PadLike: dim(paddings, 0) is 2, which does not merge with 1"); that
+ * of the end, the whole fold's. */
 opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
                             opr_sx_fold_op op, size_t n);
 opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
@@ -264,6 +320,10 @@ opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
 void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x);
+/* The N of a comprehension: *count = N when known (negative: an error);
+ * *known false when unknown (then opr_sx_fold_unknown, no elements). */
+opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
+                        size_t *count, bool *known);
 /* N unknown, or an `if` undecided for some element: the result is
  * unknown (a decided all/any stays decided). */
 void opr_sx_fold_unknown(opr_sx_fold *f);
