@@ -53,7 +53,7 @@ static opr_status demo_add_n_shape(opr_infer_ctx *c) {
   /* shape sum = merge(inputs); */
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_MERGE, 0))) return s;
   if ((s = opr_sx_input(c, DEMO_ADD_N_INPUT_INPUTS, &sh1))) return s;
-  if ((s = opr_sx_fold_shape(c, &f0, sh1, "merge(inputs)"))) return s;
+  if ((s = opr_sx_fold_shape(c, &f0, sh1, "inputs"))) return s;
   if ((s = opr_sx_fold_end_shape(c, &f0, "merge(inputs)", &sh0))) return s;
   if ((s = opr_infer_set_output(c, DEMO_ADD_N_OUTPUT_SUM, sh0))) return s;
   return OPR_OK;
@@ -389,7 +389,8 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   opr_cond b0;
   opr_shape sh0, sh1;
   opr_sx_fold f0, f1;
-  int64_t m0;
+  size_t m0;
+  bool kn0;
   int64_t k0, k1;
   /* require rank(paddings) == 2; */
   if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh0))) return s;
@@ -414,11 +415,10 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   /* require all(value(paddings)[j] >= 0 for j < product(paddings)); */
   if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh0))) return s;
   if ((s = opr_sx_product(c, sh0, "product(paddings)", &n0))) return s;
-  if ((s = opr_sx_as_dim(c, opr_sx_computed(n0), "product(paddings)", &m0)))
-    return s;
+  if ((s = opr_sx_count(c, n0, "product(paddings)", &m0, &kn0))) return s;
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_ALL, 0))) return s;
-  if (m0 < 0) opr_sx_fold_unknown(&f0);
-  for (k0 = 0; k0 < m0 && !opr_sx_fold_done(&f0); k0++) {
+  if (!kn0) opr_sx_fold_unknown(&f0);
+  for (k0 = 0; k0 < (int64_t)m0 && !opr_sx_fold_done(&f0); k0++) {
     if ((s = opr_sx_value_at(c, DEMO_PAD_INPUT_PADDINGS, 0, opr_sx_dim_num(k0),
                              "value(paddings)[j]", &n0)))
       return s;
@@ -435,24 +435,20 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
    */
   if ((s = opr_sx_fold_init(c, &f1, OPR_FOLD_MERGE, 0))) return s;
   if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &sh1))) return s;
-  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(sh1),
-                           "merge(rank(input), dim(paddings, 0))")))
-    return s;
+  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(sh1), "rank(input)"))) return s;
   if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh1))) return s;
   if ((s = opr_sx_dim(c, sh1, opr_sx_int(0), "dim(paddings, 0)", &n1)))
     return s;
-  if ((s = opr_sx_fold_num(c, &f1, n1, "merge(rank(input), dim(paddings, 0))")))
-    return s;
+  if ((s = opr_sx_fold_num(c, &f1, n1, "dim(paddings, 0)"))) return s;
   if ((s = opr_sx_fold_end_num(c, &f1, "merge(rank(input), dim(paddings, 0))",
                                &n0)))
     return s;
-  if ((s = opr_sx_as_dim(c, opr_sx_computed(n0),
-                         "merge(rank(input), dim(paddings, 0))", &m0)))
+  if ((s = opr_sx_count(c, n0, "merge(rank(input), dim(paddings, 0))", &m0,
+                        &kn0)))
     return s;
-  if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_DIMS, m0 < 0 ? 0 : (size_t)m0)))
-    return s;
-  if (m0 < 0) opr_sx_fold_unknown(&f0);
-  for (k1 = 0; k1 < m0 && !opr_sx_fold_done(&f0); k1++) {
+  if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_DIMS, m0))) return s;
+  if (!kn0) opr_sx_fold_unknown(&f0);
+  for (k1 = 0; k1 < (int64_t)m0 && !opr_sx_fold_done(&f0); k1++) {
     if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &sh1))) return s;
     if ((s = opr_sx_dim(c, sh1, opr_sx_dim_num(k1), "dim(input, k)", &n0)))
       return s;

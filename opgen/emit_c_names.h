@@ -65,7 +65,8 @@ typedef enum og_cn_local {
   OG_CN_L_SHAPE,  /* sh0: opr_shape */
   OG_CN_L_FOLD,   /* f0: opr_sx_fold */
   OG_CN_L_BOUND,  /* k0: a bound name's slot, int64_t */
-  OG_CN_L_COUNT,  /* m0: a comprehension's element count, int64_t */
+  OG_CN_L_COUNT,  /* m0: a comprehension's element count, size_t */
+  OG_CN_L_KNOWN,  /* kn0: whether that count is known, bool */
   OG_CN_L_NUMS,   /* a0: opr_num[] of a literal shape */
   OG_CN_L_SHAPES, /* v0: opr_shape[] of same() */
   OG_CN_L_WHATS,  /* w0: the texts of a literal shape's elements */

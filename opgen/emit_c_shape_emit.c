@@ -203,7 +203,8 @@ void sx_declare(og_writer *w, const sx_gen *g) {
   declare_family(w, g, OG_CN_L_FOLD, "opr_sx_fold");
   declare_family(w, g, OG_CN_L_INTS, "opr_sx_ints");
   declare_family(w, g, OG_CN_L_TEXT, "const char");
-  declare_family(w, g, OG_CN_L_COUNT, "int64_t");
+  declare_family(w, g, OG_CN_L_COUNT, "size_t");
+  declare_family(w, g, OG_CN_L_KNOWN, "bool");
   bool any = false;
   for (size_t i = 0; i < g->op->nbound; i++) {
     if (!g->bound[i]) continue;

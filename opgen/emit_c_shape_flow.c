@@ -117,19 +117,15 @@ static const char *fold_op(og_fold f) {
   }
 }
 
-/* One element into fold `f` of node `e`. Messages name the element of a
- * shape comprehension (a dim that is negative), else the whole fold (two
- * dims that do not merge). */
-static void fold_step(sx_gen *g, const char *f, const og_sexpr *e,
-                      const og_sexpr *x) {
+/* One element into fold `f`; messages name the element by its text. */
+static void fold_step(sx_gen *g, const char *f, const og_sexpr *x) {
   sx_mark m = sx_mark_get(g);
   const char *v = sx_expr(g, x);
-  const og_sexpr *named = e->fold == OG_FOLD_DIMS ? x : e;
   if (x->type == OG_SXT_COND)
     sx_line(g, "opr_sx_fold_cond(&%s, %s);", f, v);
   else
     sx_call(g, x->type == OG_SXT_NUM ? "opr_sx_fold_num" : "opr_sx_fold_shape",
-            ref(g, f), v, sx_what(g, named), NULL);
+            ref(g, f), v, sx_what(g, x), NULL);
   sx_release(g, m);
 }
 
@@ -153,7 +149,7 @@ const char *sx_fold(sx_gen *g, const og_sexpr *e) {
   const char *r = sx_temp(g, sx_kind(e->type));
   const char *f = sx_temp(g, OG_CN_L_FOLD);
   sx_call(g, "opr_sx_fold_init", ref(g, f), fold_op(op), "0", NULL);
-  for (size_t i = 0; i < e->nargs; i++) fold_step(g, f, e, &e->args[i]);
+  for (size_t i = 0; i < e->nargs; i++) fold_step(g, f, &e->args[i]);
   fold_end(g, e, f, r);
   return sx_result(g, m, sx_kind(e->type));
 }
@@ -166,19 +162,18 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
   const char *r = sx_temp(g, sx_kind(e->type));
   const char *f = sx_temp(g, OG_CN_L_FOLD);
   const char *n = sx_temp(g, OG_CN_L_COUNT);
+  const char *known = sx_temp(g, OG_CN_L_KNOWN);
   const char *k = sx_bound(g, e->index);
   sx_mark mn = sx_mark_get(g);
   const char *count = sx_expr(g, &e->args[0]);
-  sx_call(g, "opr_sx_as_dim", sx_printf(g, "opr_sx_computed(%s)", count),
-          sx_what(g, &e->args[0]), ref(g, n), NULL);
+  sx_call(g, "opr_sx_count", count, sx_what(g, &e->args[0]), ref(g, n),
+          ref(g, known), NULL);
   sx_release(g, mn);
-  const char *room = e->fold == OG_FOLD_DIMS
-                         ? sx_printf(g, "%s < 0 ? 0 : (size_t)%s", n, n)
-                         : "0";
-  sx_call(g, "opr_sx_fold_init", ref(g, f), fold_op(e->fold), room, NULL);
-  sx_line(g, "if (%s < 0) opr_sx_fold_unknown(&%s);", n, f);
-  sx_line(g, "for (%s = 0; %s < %s && !opr_sx_fold_done(&%s); %s++) {", k, k,
-          n, f, k);
+  sx_call(g, "opr_sx_fold_init", ref(g, f), fold_op(e->fold),
+          e->fold == OG_FOLD_DIMS ? n : "0", NULL);
+  sx_line(g, "if (!%s) opr_sx_fold_unknown(&%s);", known, f);
+  sx_line(g, "for (%s = 0; %s < (int64_t)%s && !opr_sx_fold_done(&%s); %s++) {",
+          k, k, n, f, k);
   og_w_indent(g->w);
   if (e->nargs > 2) {
     sx_mark mc = sx_mark_get(g);
@@ -188,7 +183,7 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
     sx_line(g, "if (%s != OPR_COND_TRUE) continue;", keep);
     sx_release(g, mc);
   }
-  fold_step(g, f, e, &e->args[1]);
+  fold_step(g, f, &e->args[1]);
   og_w_dedent(g->w);
   sx_line(g, "}");
   fold_end(g, e, f, r);
