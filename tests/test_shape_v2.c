@@ -381,6 +381,12 @@ static const char lists_spec[] =
     "  output z: float;\n"
     "  shape y = [length(xs), sum(xs, 0)];\n"
     "  shape z = xs[1];\n"
+    "}\n"
+    "op ListValues {\n"
+    "  attr N: int >= 1;\n"
+    "  input xs: N * int32;\n"
+    "  output y: float;\n"
+    "  shape y = [value(xs[i])[0] for i < length(xs)];\n"
     "}\n";
 
 static void list_outputs_and_inputs_follow_the_contract(void **state) {
@@ -390,13 +396,19 @@ static void list_outputs_and_inputs_follow_the_contract(void **state) {
                "PerTensor: [5],[6,7] | N=2\n"
                "ListInput: [2,3],[4,3] | N=2\n"
                "ListInput: [2,3],? | N=2\n"
-               "ListInput: [2] | N=1\n",
+               "ListInput: [2] | N=1\n"
+               "ListValues: [1]{4},[1]{5} | N=2\n"
+               "ListValues: [1]{4},[1] | N=2\n"
+               "ListValues: [1]{4},[]{-1} | N=2\n",
                "[2];[1];[?]\n"
                "[5,0];[6,7,1]\n"
                "[2,6];[4,3]\n"
                "[2,?];?\n"
                "error: ListInput: xs[1]: index 1 is out of range for the 1 "
-               "tensors of 'xs'\n");
+               "tensors of 'xs'\n"
+               "[4,5]\n"
+               "[4,?]\n"
+               "[4,?]\n");
 }
 
 /* ---- input values ---- */
