@@ -127,8 +127,10 @@ typedef enum og_sexpr_kind {
   /* leaves */
   OG_SX_INT,       /* integer literal i (a negated literal folded in) */
   OG_SX_UNKNOWN,   /* ? : the unknown number, or the unknown shape */
-  OG_SX_STRING,    /* 'text' in s: padding of window() only */
-  OG_SX_DTYPE,     /* a dtype name, i = og_dtype: attr(t) == int32 */
+  OG_SX_STRING,    /* 'text' in s: padding of window() and attr(s) ==
+                      'text' only (type OG_SXT_NUM, unused) */
+  OG_SX_DTYPE,     /* a dtype name, i = og_dtype: attr(t) == int32 (type
+                      OG_SXT_NUM, unused) */
   /* inputs: index = the op's input index */
   OG_SX_INPUT,     /* shape of input index (a list input: its merge) */
   OG_SX_INPUT_AT,  /* x[A0]: tensor A0 of list input index (shape) */
@@ -172,7 +174,8 @@ typedef enum og_sexpr_kind {
                       && || (conditions) */
   OG_SX_CEIL_DIV,  /* ceil_div(A0, A1) */
   OG_SX_WINDOW,    /* window(D, size, stride, dilation, padding): A4 an
-                      OG_SX_STRING or OG_SX_ATTR of a string attr */
+                      OG_SX_STRING or OG_SX_ATTR of a string attr (type
+                      OG_SXT_NUM, unused) */
   OG_SX_BIT,       /* bit(n, i) (condition) */
   /* variadic forms, also the folds: merge, join (shapes or numbers),
    * broadcast (shapes), min, max (numbers), sum, product (folds only) */
@@ -185,7 +188,7 @@ typedef enum og_sexpr_kind {
   /* any kind */
   OG_SX_COND,      /* A0 ? A1 : A2 */
   /* comprehensions: [body for k < N if C] (fold OG_FOLD_DIMS) and
-   * F(body for k < N if C); bound = the bound name's slot; A0 = N,
+   * F(body for k < N if C); index = the bound name's slot; A0 = N,
    * A1 = body, A2 = the if-condition (nargs 2 when absent) */
   OG_SX_COMPREHENSION,
   /* names */

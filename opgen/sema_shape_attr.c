@@ -275,7 +275,9 @@ bool og_sx_integers(og_sx *x, const og_ast_expr *a, bool lists,
   const og_sexpr *d = let_definition(x, a);
   if (d && (d->kind == OG_SX_VALUE ||
             (lists && d->kind == OG_SX_ATTR && d->type == OG_SXT_SHAPE))) {
-    *out = *d;
+    *out = *d; /* the definition, where the name stands */
+    out->text = og_sx_text(x, a->loc);
+    out->pos = og_sema_pos(x->s, a->loc);
     if (d->kind == OG_SX_VALUE) out->type = lists ? OG_SXT_SHAPE : OG_SXT_NUM;
     return true;
   }

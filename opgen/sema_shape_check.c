@@ -6,12 +6,46 @@
 
 #include <inttypes.h>
 
+/* The rank of `s` when literals alone fix it, else -1: [...],
+ * unknown(n), [D for k < n] without `if`, and what ++, set, insert and
+ * remove make of those. */
+static int64_t literal_rank(const og_sexpr *s) {
+  int64_t a, b;
+  switch (s->kind) {
+  case OG_SX_LIST: return (int64_t)s->nargs;
+  case OG_SX_UNKNOWN_RANK:
+    return s->args[0].kind == OG_SX_INT && s->args[0].i >= 0 ? s->args[0].i
+                                                             : -1;
+  case OG_SX_COMPREHENSION:
+    if (s->fold != OG_FOLD_DIMS || s->nargs != 2) return -1;
+    return s->args[0].kind == OG_SX_INT && s->args[0].i >= 0 ? s->args[0].i
+                                                             : -1;
+  case OG_SX_CONCAT_SHAPES:
+    a = literal_rank(&s->args[0]), b = literal_rank(&s->args[1]);
+    return a < 0 || b < 0 || a > INT32_MAX || b > INT32_MAX ? -1 : a + b;
+  case OG_SX_SET: return literal_rank(&s->args[0]);
+  case OG_SX_INSERT:
+    a = literal_rank(&s->args[0]);
+    return a < 0 || a > INT32_MAX ? -1 : a + 1;
+  case OG_SX_REMOVE:
+    a = literal_rank(&s->args[0]);
+    return a <= 0 ? -1 : a - 1;
+  default: return -1;
+  }
+}
+
 bool og_sx_check_axis(og_sx *x, const og_sexpr *s, const og_sexpr *i,
                       bool insert) {
-  if (s->kind != OG_SX_LIST || i->kind != OG_SX_INT) return true;
-  int64_t n = (int64_t)s->nargs;
+  int64_t n = literal_rank(s);
+  if (n < 0 || i->kind != OG_SX_INT) return true;
   int64_t lo = insert ? -n - 1 : -n, hi = insert ? n : n - 1;
   if (i->i >= lo && i->i <= hi) return true;
+  if (lo > hi) {
+    og_diag_report(x->s->diag, OG_SEV_ERROR, i->pos,
+                   "'%s' has rank 0: no axis lies in it (always an error)",
+                   s->text);
+    return false;
+  }
   og_diag_report(x->s->diag, OG_SEV_ERROR, i->pos,
                  "axis %" PRId64 " is outside [%" PRId64 ", %" PRId64
                  "] for the rank %" PRId64 " of '%s': always an error",

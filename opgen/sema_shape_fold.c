@@ -81,7 +81,8 @@ bool og_sx_comprehension(og_sx *x, const og_ast_expr *e, int want,
   }
   out->kind = OG_SX_COMPREHENSION;
   og_sx_args(x, out, e->third ? 3 : 2);
-  bool ok = og_sx_resolve(x, e->rhs, OG_SXT_NUM, &out->args[0]);
+  bool ok = og_sx_resolve(x, e->rhs, OG_SXT_NUM, &out->args[0]) &&
+            og_sx_check_min(x, &out->args[0], 0, "a comprehension's N");
   size_t slot;
   if (!og_sx_push_bound(x, e->bound, e->bound_loc, &slot)) return false;
   out->index = slot;

@@ -22,6 +22,14 @@ static bool tensor_index(og_sx *x, const og_ast_expr *i, og_sexpr *out) {
          og_sx_check_nonneg(x, out, "a tensor index");
 }
 
+/* Whether the type attr of `in` allows neither int32 nor int64. */
+static bool never_integer(og_sx *x, const og_arg *in) {
+  if (!in->type_attr[0]) return false;
+  const og_attr *t = og_op_find_attr(x->s->op, in->type_attr);
+  og_dtype_set ints = OG_DTYPE_BIT(OG_DT_INT32) | OG_DTYPE_BIT(OG_DT_INT64);
+  return t && t->allowed && t->allowed_types && !(t->allowed_types & ints);
+}
+
 /* `x` (a plain input) or `x[i]` (of a list input) as value()'s operand:
  * the input's index, the tensor index in *tensor when `x[i]`. */
 static long value_operand(og_sx *x, const og_ast_expr *a, og_sexpr *tensor,
@@ -53,6 +61,15 @@ static long value_operand(og_sx *x, const og_ast_expr *a, og_sexpr *tensor,
     og_error_at(x->s->diag, a->loc,
                 "value() reads int32 or int64 inputs; '%s' is %s", in->name,
                 og_dtype_name(in->type));
+    return -1;
+  }
+  if (never_integer(x, in)) {
+    og_error_at(x->s->diag, a->loc,
+                "value() reads int32 or int64 inputs; '%s' is never one "
+                "(its type attr '%s' allows %s)", in->name, in->type_attr,
+                og_sema_allowed_text(x->s, og_op_find_attr(x->s->op,
+                                                           in->type_attr)
+                                               ->allowed));
     return -1;
   }
   if (a->kind == OG_EX_INDEX) {

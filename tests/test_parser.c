@@ -821,6 +821,110 @@ static void test_shape_fn(void **state) {
   assert_null(it->expr);
 }
 
+/* ---- shape language version 2 ---- */
+
+static void test_let_without_parameters(void **state) {
+  pt_parsed *p = pt_parse(state, "op A { let m = value(x); }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
+  assert_int_equal(it->kind, OG_ITEM_LET);
+  assert_string_equal(it->name, "m");
+  assert_null(it->params);
+  assert_int_equal(it->expr->kind, OG_EX_CALL);
+}
+
+static void test_let_with_parameters(void **state) {
+  pt_parsed *p = pt_parse(state, "op A { let f(k, j) = k + j; }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
+  assert_string_equal(it->params->name, "k");
+  assert_string_equal(it->params->next->name, "j");
+  assert_string_equal(pt_span(p, it->params->next->loc), "1:17-1:18");
+  assert_null(it->params->next->next);
+  pt_reset(state);
+  p = pt_parse(state, "op A { let f() = 1; }");
+  pt_expect_diags(p, "t.op:1:14: error: expected identifier before ')'");
+}
+
+static void test_shape_of_one_tensor_of_a_list_output(void **state) {
+  pt_parsed *p = pt_parse(state, "op A { shape out[i] = x[i]; }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 0);
+  assert_string_equal(it->name, "out");
+  assert_string_equal(it->index_name, "i");
+  assert_string_equal(pt_span(p, it->index_loc), "1:18-1:19");
+  assert_int_equal(it->expr->kind, OG_EX_INDEX);
+}
+
+static void test_slices_with_missing_bounds(void **state) {
+  static const char *const items[] = {"shape y = x[1:2];", "shape y = x[1:];",
+                                      "shape y = x[:2];", "shape y = x[:];"};
+  for (int i = 0; i < 4; i++) {
+    og_ast_expr *e = parse_expr(state, items[i]);
+    assert_int_equal(e->kind, OG_EX_SLICE);
+    expect_name_expr(e->lhs, "x");
+    assert_true((e->rhs != NULL) == (i < 2));
+    assert_true((e->third != NULL) == (i % 2 == 0));
+    pt_reset(state);
+  }
+}
+
+static void test_comprehension_and_fold(void **state) {
+  og_ast_expr *e = parse_expr(state, "shape y = [dim(x, k) for k < rank(x) if k != 0];");
+  assert_int_equal(e->kind, OG_EX_COMPREHENSION);
+  assert_null(e->name);
+  assert_string_equal(e->bound, "k");
+  assert_int_equal(e->lhs->kind, OG_EX_CALL);
+  assert_int_equal(e->rhs->kind, OG_EX_CALL);
+  expect_binary(e->third, OG_OP_NE);
+  pt_reset(state);
+  e = parse_expr(state, "require all(k >= 0 for k < 3);");
+  assert_int_equal(e->kind, OG_EX_COMPREHENSION);
+  assert_string_equal(e->name, "all");
+  assert_null(e->third);
+}
+
+static void test_conditional_and_unknown_operand(void **state) {
+  og_ast_expr *e = parse_expr(state, "shape y = [c ? ? : 1];");
+  og_ast_expr *c = e->args;
+  assert_int_equal(c->kind, OG_EX_COND);
+  expect_name_expr(c->lhs, "c");
+  assert_int_equal(c->rhs->kind, OG_EX_UNKNOWN);
+  expect_int_expr(c->third, 1);
+}
+
+static void test_logic_string_and_concat(void **state) {
+  og_ast_expr *e = parse_expr(state, "require !a || attr(s) == 'NCHW' && b;");
+  expect_binary(e, OG_OP_OR);
+  assert_int_equal(e->lhs->kind, OG_EX_NOT);
+  expect_binary(e->rhs, OG_OP_AND);
+  assert_int_equal(e->rhs->lhs->rhs->kind, OG_EX_STRING);
+  assert_string_equal(e->rhs->lhs->rhs->name, "NCHW");
+  pt_reset(state);
+  e = parse_expr(state, "shape y = a ++ b[1:] ++ [2 % 3];");
+  expect_binary(e, OG_OP_CONCAT);
+  expect_binary(e->lhs, OG_OP_CONCAT);
+}
+
+static void test_new_keywords_are_names(void **state) {
+  pt_parsed *p = pt_parse(state, "op A { input let: float; input for: float; "
+                                 "input if: float; shape let = for ++ if; }");
+  pt_expect_clean(p);
+  og_ast_item *it = pt_item_at(pt_op_at(p, 0), 3);
+  assert_string_equal(it->name, "let");
+  expect_name_expr(it->expr->lhs, "for");
+  expect_name_expr(it->expr->rhs, "if");
+}
+
+static void test_comparison_chain_is_an_error(void **state) {
+  pt_parsed *p = pt_parse(state, "op A { require a < b == c; }");
+  pt_expect_diags(p, "t.op:1:22: error: comparisons do not chain: "
+                     "parenthesize the comparison on the left ('a < b')");
+  pt_reset(state);
+  p = pt_parse(state, "op A { require (a < b) == c; }");
+  pt_expect_clean(p);
+}
+
 /* ---- syntax errors ------------------------------------------------------ */
 
 static void test_error_missing_semicolon_before_brace(void **state) {
@@ -1186,6 +1290,15 @@ int main(void) {
       T(test_require_arithmetic_binds_tighter_than_comparison),
       T(test_require_in_needs_two_bounds),
       T(test_shape_fn),
+      T(test_let_without_parameters),
+      T(test_let_with_parameters),
+      T(test_shape_of_one_tensor_of_a_list_output),
+      T(test_slices_with_missing_bounds),
+      T(test_comprehension_and_fold),
+      T(test_conditional_and_unknown_operand),
+      T(test_logic_string_and_concat),
+      T(test_new_keywords_are_names),
+      T(test_comparison_chain_is_an_error),
       T(test_error_missing_semicolon_before_brace),
       T(test_error_missing_semicolon_before_next_item),
       T(test_error_missing_colon),

@@ -489,6 +489,12 @@ static void names_and_forms_get_suggestions(void **state) {
                     "17:11: error: 'rnak' is not a form of the shape "
                     "language nor a let with parameters; did you mean "
                     "'rank'?");
+  expect_stmt_error("  let f(k) = k;\n  require ff(1) == 1;\n",
+                    "18:11: error: 'ff' is not a form of the shape language "
+                    "nor a let with parameters; did you mean 'f'?");
+  expect_stmt_error("  require attr(T) == flaot;\n",
+                    "17:22: error: attr 'T' is a type: compare it with a "
+                    "dtype, found 'flaot'; did you mean 'float'?");
   expect_stmt_error("  require n == 1;\n",
                     "17:11: error: 'n' is an attr of op 'X': read it with "
                     "attr(n)");
@@ -518,6 +524,10 @@ static void list_inputs_and_tensors_are_told_apart(void **state) {
   expect_stmt_error("  shape o = value(x);\n",
                     "17:19: error: value() reads int32 or int64 inputs; 'x' "
                     "is float");
+  tu_expect_error("op X {\n  attr T: {float, half};\n  input x: T;\n"
+                  "  output y: float;\n  shape y = value(x);\n}\n",
+                  "5:19: error: value() reads int32 or int64 inputs; 'x' is "
+                  "never one (its type attr 'T' allows {float, half})");
   expect_stmt_error("  shape o = xs[-1];\n",
                     "17:16: error: a tensor index is never negative (-1 does "
                     "not count from the end here): always an error");
@@ -566,8 +576,17 @@ static void statements_that_never_hold_are_errors(void **state) {
                     "17:25: error: axis -3 is outside [-2, 1] for the rank 1 "
                     "of '[1]': always an error");
   expect_stmt_error("  shape o = remove([], 0);\n",
-                    "17:24: error: axis 0 is outside [0, -1] for the rank 0 "
-                    "of '[]': always an error");
+                    "17:24: error: '[]' has rank 0: no axis lies in it (always "
+                    "an error)");
+  expect_stmt_error("  shape o = [(unknown(2) ++ [1])[3]];\n",
+                    "17:34: error: axis 3 is outside [-3, 2] for the rank 3 "
+                    "of 'unknown(2) ++ [1]': always an error");
+  expect_stmt_error("  shape o = remove([k for k < 2], 2);\n",
+                    "17:35: error: axis 2 is outside [-2, 1] for the rank 2 "
+                    "of '[k for k < 2]': always an error");
+  expect_stmt_error("  shape o = [1 for k < -1];\n",
+                    "17:24: error: a comprehension's N of -1 is always an "
+                    "error (it must be at least 0)");
   expect_stmt_error("  shape o = unknown(-1);\n",
                     "17:21: error: a rank of -1 is always an error (it must "
                     "be at least 0)");

@@ -221,8 +221,11 @@ opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
   opr_status s = type_of(c, attr, what, &dt, &known);
   *out = opr_sx_unknown_num();
   if (!known) return s;
+  /* TensorFlow's DataTypeSize: 0 for what has no fixed element size, and
+   * for the 4-bit types (stored a byte per element here). */
   bool opaque = dt == OPR_DT_STRING || dt == OPR_DT_RESOURCE ||
-                dt == OPR_DT_VARIANT;
+                dt == OPR_DT_VARIANT || dt == OPR_DT_INT4 ||
+                dt == OPR_DT_UINT4;
   *out = opr_sx_dim_num(opaque ? 0 : (int64_t)opr_dtype_size(dt));
   return OPR_OK;
 }
@@ -257,21 +260,20 @@ opr_status opr_sx_attr_ints(opr_infer_ctx *c, size_t attr, const char *what,
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_INT, true,
                                     "an int list", what, &s);
-  *out = (opr_sx_ints){NULL, 0, false, false};
+  *out = (opr_sx_ints){NULL, 0, false};
   if (!v) return s;
   size_t n = v->u.list.count;
-  *out = (opr_sx_ints){n ? (const int64_t *)v->u.list.items : NULL, n, true,
-                       true};
+  *out = (opr_sx_ints){n ? (const int64_t *)v->u.list.items : NULL, n, true};
   return OPR_OK;
 }
 
 opr_status opr_sx_num_ints(opr_infer_ctx *c, opr_num n, opr_sx_ints *out) {
-  *out = (opr_sx_ints){NULL, 1, false, true};
+  *out = (opr_sx_ints){NULL, 1, false};
   if (!n.known) return OPR_OK;
   int64_t *one;
   opr_status s = opr_sx_alloc(c, 1, &one);
   if (s) return s;
   *one = n.v;
-  *out = (opr_sx_ints){one, 1, true, true};
+  *out = (opr_sx_ints){one, 1, true};
   return OPR_OK;
 }

@@ -50,13 +50,10 @@ OPR_COLD static opr_status perm_length_error(opr_infer_ctx *c, opr_shape s,
 opr_status opr_sx_permute(opr_infer_ctx *c, opr_shape s, opr_sx_ints perm,
                           const char *what, opr_shape *out) {
   *out = opr_shape_unknown();
-  if (perm.n_known && s.rank >= 0 && perm.n != (size_t)s.rank)
+  if (!perm.known)
+    return s.rank < 0 ? OPR_OK : opr_sx_unknown_of_rank(c, s.rank, what, out);
+  if (s.rank >= 0 && perm.n != (size_t)s.rank)
     return perm_length_error(c, s, perm.n, what);
-  if (!perm.known) {
-    if (s.rank >= 0) return opr_sx_unknown_of_rank(c, s.rank, what, out);
-    if (!perm.n_known) return OPR_OK;
-    return opr_sx_unknown_of_rank(c, (int64_t)perm.n, what, out);
-  }
   if (perm.n > OPR_MAX_RANK) /* s.rank unknown: its rank would be n */
     return opr_sx_unknown_of_rank(c, (int64_t)perm.n, what, out);
   int rank = (int)perm.n, a;

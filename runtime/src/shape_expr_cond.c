@@ -21,11 +21,8 @@ opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b) {
 }
 
 opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi) {
-  opr_cond above = opr_sx_compare(lo, OPR_DIM_LE, x);
-  opr_cond below = opr_sx_compare(x, OPR_DIM_LE, hi);
-  if (above == OPR_COND_FALSE || below == OPR_COND_FALSE)
-    return OPR_COND_FALSE; /* false && ? is false */
-  return above == OPR_COND_TRUE ? below : OPR_COND_UNDECIDED;
+  if (!x.known || !lo.known || !hi.known) return OPR_COND_UNDECIDED;
+  return of_bool(lo.v <= x.v && x.v <= hi.v);
 }
 
 opr_status opr_sx_bit(opr_infer_ctx *c, opr_num n, opr_num i,

@@ -30,8 +30,8 @@ opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
 
 OPR_COLD static opr_status merge_error(opr_infer_ctx *c, int64_t a,
                                        int64_t b, const char *what) {
-  return opr_infer_error(c, "%s is %" PRId64 ", which does not merge with "
-                         "%" PRId64, sx_what(what), b, a);
+  return opr_infer_error(c, "%s: dims %" PRId64 " and %" PRId64 " do not "
+                         "merge", sx_what(what), a, b);
 }
 
 static opr_status push_dim(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
@@ -107,13 +107,13 @@ opr_status opr_sx_fold_end_num(opr_infer_ctx *c, opr_sx_fold *f,
       (f->op == OPR_FOLD_MIN || f->op == OPR_FOLD_MAX))
     return opr_infer_error(c, "%s: %s of no elements", sx_what(what),
                            f->op == OPR_FOLD_MIN ? "min" : "max");
+  if (f->op == OPR_FOLD_PRODUCT && f->zero) {
+    *out = opr_sx_dim_num(0); /* a 0 decides it, whatever the others are */
+    return OPR_OK;
+  }
   if (f->unknown) return OPR_OK;
   switch (f->op) {
   case OPR_FOLD_PRODUCT:
-    if (f->zero) {
-      *out = opr_sx_dim_num(0); /* 0 whatever the others are */
-      return OPR_OK;
-    }
     if (!f->partial && f->overflow)
       return opr_infer_error(c, "%s overflows", sx_what(what));
     break;
@@ -148,18 +148,16 @@ static bool broadcast_dim(int64_t x, int64_t y, int64_t *out) {
 static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
                             const char *what, opr_shape *out) {
   int64_t r[OPR_MAX_RANK];
-  *out = opr_shape_unknown();
-  if (a.rank < 0 || b.rank < 0) return OPR_OK;
   int rank = a.rank > b.rank ? a.rank : b.rank;
   for (int i = 1; i <= rank; i++) {
     int64_t x = i <= a.rank ? a.dims[a.rank - i] : 1;
     int64_t y = i <= b.rank ? b.dims[b.rank - i] : 1;
     if (!broadcast_dim(x, y, &r[rank - i])) {
       shape_text ta, tb;
-      return opr_infer_error(c, "%s is %s, which does not broadcast with "
-                             "%s", sx_what(what),
-                             opr_infer_shape_text(b, tb, sizeof tb),
-                             opr_infer_shape_text(a, ta, sizeof ta));
+      return opr_infer_error(c, "%s: %s and %s do not broadcast",
+                             sx_what(what),
+                             opr_infer_shape_text(a, ta, sizeof ta),
+                             opr_infer_shape_text(b, tb, sizeof tb));
     }
   }
   size_t bytes = (size_t)rank * sizeof *r;
@@ -173,15 +171,19 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
 OPR_COLD static opr_status shape_merge_error(opr_infer_ctx *c, opr_shape a,
                                              opr_shape b, const char *what) {
   shape_text ta, tb;
-  return opr_infer_error(c, "%s is %s, which does not merge with %s",
-                         sx_what(what),
-                         opr_infer_shape_text(b, tb, sizeof tb),
-                         opr_infer_shape_text(a, ta, sizeof ta));
+  return opr_infer_error(c, "%s: %s and %s do not merge", sx_what(what),
+                         opr_infer_shape_text(a, ta, sizeof ta),
+                         opr_infer_shape_text(b, tb, sizeof tb));
 }
 
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what) {
   opr_status s = OPR_OK;
+  if (f->op == OPR_FOLD_BROADCAST) { /* the known ones must still agree */
+    f->count++;
+    if (x.rank < 0) f->partial = true;
+    return x.rank < 0 ? OPR_OK : broadcast(c, f->shape, x, what, &f->shape);
+  }
   if (f->count++ == 0 && f->op != OPR_FOLD_DIMS) {
     f->shape = x;
     return OPR_OK;
@@ -192,7 +194,6 @@ opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
       return shape_merge_error(c, f->shape, x, what);
     return opr_infer_merge(c, f->shape, x, NULL, &f->shape);
   case OPR_FOLD_JOIN: return opr_sx_join_shapes(c, f->shape, x, &f->shape);
-  case OPR_FOLD_BROADCAST: return broadcast(c, f->shape, x, what, &f->shape);
   default:
     s = opr_infer_error(c, "%s: a shape folded by a fold of another kind "
                         "(%d)", sx_what(what), (int)f->op);
@@ -204,7 +205,7 @@ opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
                                  const char *what, opr_shape *out) {
   (void)c;
   (void)what;
-  *out = f->unknown ? opr_shape_unknown() : f->shape;
+  *out = f->unknown || f->partial ? opr_shape_unknown() : f->shape;
   if (f->op == OPR_FOLD_DIMS && out->rank == 0) out->dims = NULL;
   return OPR_OK;
 }
@@ -222,11 +223,13 @@ void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
 
 bool opr_sx_fold_done(const opr_sx_fold *f) {
   return (f->op == OPR_FOLD_ALL && f->cond == OPR_COND_FALSE) ||
-         (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE);
+         (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
+         (f->op == OPR_FOLD_PRODUCT && f->zero);
 }
 
 opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
-  if (opr_sx_fold_done(f)) return f->cond;
+  if (f->cond == (f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE))
+    return f->cond; /* decided by an element */
   return f->unknown || f->partial ? OPR_COND_UNDECIDED : f->cond;
 }
 

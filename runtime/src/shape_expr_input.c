@@ -156,10 +156,6 @@ opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
   *out = opr_shape_unknown();
   opr_status st = concat_rank(c, arg, what, &rank);
   if (st || rank < 0) return st;
-  if (rank == 0)
-    return opr_infer_error(c, "%s: the tensors of '%s' are scalars, which "
-                           "cannot be concatenated", sx_what(what),
-                           sx_input_name(c, arg));
   if (!axis.known) return opr_sx_unknown_of_rank(c, rank, what, out);
   if ((st = opr_sx_axis(c, axis.v, rank, 0, what, &a))) return st;
   int64_t *dims;

@@ -142,18 +142,19 @@ static opr_status window_valid(opr_infer_ctx *c, opr_num d, opr_num size,
                                opr_num stride, opr_num dilation,
                                const char *what, opr_num *out) {
   int64_t w, r;
-  if (!d.known || !size.known || !stride.known || !dilation.known)
-    return OPR_OK;
+  if (!size.known || !dilation.known) return OPR_OK;
   if (__builtin_sub_overflow(size.v, (int64_t)1, &w) ||
       __builtin_mul_overflow(w, dilation.v, &w) ||
       __builtin_add_overflow(w, (int64_t)1, &w))
     return opr_infer_error(c, "%s: the window overflows (size %" PRId64
                            ", dilation %" PRId64 ")", sx_what(what), size.v,
                            dilation.v);
+  if (!d.known) return OPR_OK;
   if (d.v < w)
     return opr_infer_error(c, "%s: the input size %" PRId64 " is smaller "
                            "than the window %" PRId64 " (VALID padding)",
                            sx_what(what), d.v, w);
+  if (!stride.known) return OPR_OK;
   if (__builtin_sub_overflow(d.v, w, &r) ||
       __builtin_add_overflow(r / stride.v, (int64_t)1, &r))
     return opr_infer_error(c, "%s overflows", sx_what(what));

@@ -112,17 +112,13 @@ opr_status opr_sx_value_ints(opr_infer_ctx *c, size_t arg, size_t index,
                              const char *what, opr_sx_ints *out) {
   opr_shape x;
   opr_status s = opr_sx_input_tensor(c, arg, index, &x);
-  *out = (opr_sx_ints){NULL, 0, false, false};
+  *out = (opr_sx_ints){NULL, 0, false};
   if (s) return s;
   if (x.rank > 1) return rank_error(c, arg, x, "have rank 0 or 1", what);
   const opr_tensor *v = int_value(c, arg, index);
-  if (!v) { /* the count may be known all the same */
-    out->n_known = x.rank == 0 || (x.rank == 1 && x.dims[0] >= 0);
-    out->n = x.rank == 0 ? 1 : out->n_known ? (size_t)x.dims[0] : 0;
-    return OPR_OK;
-  }
+  if (!v) return OPR_OK;
   size_t n = value_count(v);
-  *out = (opr_sx_ints){NULL, n, true, true};
+  *out = (opr_sx_ints){NULL, n, true};
   if (v->dtype == OPR_DT_INT64 || n == 0) {
     out->v = n ? (const int64_t *)v->data : NULL;
     return OPR_OK;

@@ -116,7 +116,7 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
 /* a cmp b (OPR_DIM_EQ ... from opr/shape.h); undecided when either is
  * unknown. */
 opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b);
-/* x in [lo, hi]: lo <= x && x <= hi (false when either side is). */
+/* x in [lo, hi]: lo <= x <= hi; undecided when any of them is unknown. */
 opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi);
 static inline opr_cond opr_sx_not(opr_cond a) {
   return a == OPR_COND_UNDECIDED ? a : (opr_cond)!a;
@@ -169,9 +169,8 @@ opr_cond opr_sx_value_known(opr_infer_ctx *c, size_t arg, size_t index);
 /* sum(L, i) and concat(L, axis) over the tensors of list input `arg`
  * (each merged with its value's shape). sum: unknown when a tensor's dim
  * or rank is; of no tensors 0. concat: the tensors' known ranks must
- * agree (rank 0: an error); the dims merge except at `axis`, where they
- * add up; an unknown axis gives unknown dims of that rank; no known rank
- * gives `?`. */
+ * agree; the dims merge except at `axis`, where they add up; an unknown
+ * axis gives unknown dims of that rank; no known rank gives `?`. */
 opr_status opr_sx_sum_dims(opr_infer_ctx *c, size_t arg, opr_num i,
                            const char *what, opr_num *out);
 opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
@@ -210,18 +209,19 @@ opr_status opr_sx_attr_is_type(opr_infer_ctx *c, size_t attr,
  * the context when it is not a padding name). */
 opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
                               const char *what, const char **out);
+/* size_of(t): bytes per element, 0 for string, resource, variant, int4
+ * and uint4 (TensorFlow's DataTypeSize); unknown for an inferred type
+ * attr not known. */
 opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
                           opr_num *out);
 
 /* A list of integers: the axes of reduce, the perm of permute. The
  * integers are read raw (a -1 is the last axis). value_ints: x of a known
- * rank above 1 is an error; unknown values of a known count (x of rank 0
- * or of a known dim 0) keep the count. num_ints: one integer. */
+ * rank above 1 is an error. num_ints: one integer. */
 typedef struct opr_sx_ints {
   const int64_t *v; /* [n] when known */
-  size_t n;         /* the count, when n_known */
-  bool known;       /* the values are known (then n_known too) */
-  bool n_known;     /* the count is known (value(x) of known shape) */
+  size_t n;
+  bool known;
 } opr_sx_ints;
 opr_status opr_sx_attr_ints(opr_infer_ctx *c, size_t attr, const char *what,
                             opr_sx_ints *out);
@@ -259,8 +259,9 @@ opr_status opr_sx_remove(opr_infer_ctx *c, opr_shape s, opr_num i,
                          const char *what, opr_shape *out);
 /* reduce: each axis (one listed twice counts once) set to 1 (keep) or
  * removed; keep undecided: `?`; axes unknown: unknown(rank(S)) if keep,
- * else `?`. permute: dim perm[k] at k; perm's length must equal a known
- * rank; S unknown: unknown(length); perm unknown: unknown(rank(S)). */
+ * else `?`. permute: dim perm[k] at k; a known perm's length must equal
+ * a known rank, its entries lie in [-length, length); S unknown:
+ * unknown(length); perm unknown: unknown(rank(S)) (`?` if S is). */
 opr_status opr_sx_reduce(opr_infer_ctx *c, opr_shape s, opr_sx_ints axes,
                          opr_cond keep, const char *what, opr_shape *out);
 opr_status opr_sx_permute(opr_infer_ctx *c, opr_shape s, opr_sx_ints perm,
@@ -310,9 +311,9 @@ typedef struct opr_sx_fold {
  * and max an error (at end). Number folds: sum/max unknown when an
  * element is; product 0 when an element is 0; min 0 when the least known
  * element is 0, else unknown when one is; join keeps `direct` when every
- * element is direct and equal. The `what` of an element is its own text
- * ("PadLike: dim(paddings, 0) is 2, which does not merge with 1"); that
- * of the end, the whole fold's. */
+ * element is direct and equal. The `what` of an element may be its own
+ * text or the whole fold's ("merge(rank(x), dim(p, 0)): dims 1 and 2 do
+ * not merge"); that of the end, the whole fold's. */
 opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
                             opr_sx_fold_op op, size_t n);
 opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
