@@ -53,7 +53,7 @@ static opr_status demo_add_n_shape(opr_infer_ctx *c) {
   /* shape sum = merge(inputs); */
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_MERGE, 0))) return s;
   if ((s = opr_sx_input(c, DEMO_ADD_N_INPUT_INPUTS, &sh1))) return s;
-  if ((s = opr_sx_fold_shape(c, &f0, sh1, "inputs"))) return s;
+  if ((s = opr_sx_fold_shape(c, &f0, sh1, "merge(inputs)"))) return s;
   if ((s = opr_sx_fold_end_shape(c, &f0, "merge(inputs)", &sh0))) return s;
   if ((s = opr_infer_set_output(c, DEMO_ADD_N_OUTPUT_SUM, sh0))) return s;
   return OPR_OK;
@@ -435,11 +435,14 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
    */
   if ((s = opr_sx_fold_init(c, &f1, OPR_FOLD_MERGE, 0))) return s;
   if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &sh1))) return s;
-  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(sh1), "rank(input)"))) return s;
+  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(sh1),
+                           "merge(rank(input), dim(paddings, 0))")))
+    return s;
   if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh1))) return s;
   if ((s = opr_sx_dim(c, sh1, opr_sx_int(0), "dim(paddings, 0)", &n1)))
     return s;
-  if ((s = opr_sx_fold_num(c, &f1, n1, "dim(paddings, 0)"))) return s;
+  if ((s = opr_sx_fold_num(c, &f1, n1, "merge(rank(input), dim(paddings, 0))")))
+    return s;
   if ((s = opr_sx_fold_end_num(c, &f1, "merge(rank(input), dim(paddings, 0))",
                                &n0)))
     return s;

@@ -117,15 +117,19 @@ static const char *fold_op(og_fold f) {
   }
 }
 
-/* One element into fold `f`; messages name the element by its text. */
-static void fold_step(sx_gen *g, const char *f, const og_sexpr *x) {
+/* One element into fold `f` of node `e`. Messages name the element of a
+ * shape comprehension (a dim that is negative), else the whole fold
+ * ("merge(a, b): [2] and [3] do not merge"). */
+static void fold_step(sx_gen *g, const char *f, const og_sexpr *e,
+                      const og_sexpr *x) {
   sx_mark m = sx_mark_get(g);
   const char *v = sx_expr(g, x);
+  const og_sexpr *named = e->fold == OG_FOLD_DIMS ? x : e;
   if (x->type == OG_SXT_COND)
     sx_line(g, "opr_sx_fold_cond(&%s, %s);", f, v);
   else
     sx_call(g, x->type == OG_SXT_NUM ? "opr_sx_fold_num" : "opr_sx_fold_shape",
-            ref(g, f), v, sx_what(g, x), NULL);
+            ref(g, f), v, sx_what(g, named), NULL);
   sx_release(g, m);
 }
 
@@ -149,7 +153,7 @@ const char *sx_fold(sx_gen *g, const og_sexpr *e) {
   const char *r = sx_temp(g, sx_kind(e->type));
   const char *f = sx_temp(g, OG_CN_L_FOLD);
   sx_call(g, "opr_sx_fold_init", ref(g, f), fold_op(op), "0", NULL);
-  for (size_t i = 0; i < e->nargs; i++) fold_step(g, f, &e->args[i]);
+  for (size_t i = 0; i < e->nargs; i++) fold_step(g, f, e, &e->args[i]);
   fold_end(g, e, f, r);
   return sx_result(g, m, sx_kind(e->type));
 }
@@ -183,7 +187,7 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
     sx_line(g, "if (%s != OPR_COND_TRUE) continue;", keep);
     sx_release(g, mc);
   }
-  fold_step(g, f, &e->args[1]);
+  fold_step(g, f, e, &e->args[1]);
   og_w_dedent(g->w);
   sx_line(g, "}");
   fold_end(g, e, f, r);

@@ -407,9 +407,9 @@ static void merge_of_one_list_and_of_several_inputs(void **state) {
   INFER_OK("MergeMany", "[2,?];?;", "[2,?]");
   INFER_OK("MergeMany", "[2,?];[?,3];[?,?],?", "[2,3]");
   INFER_ERROR("MergeMany", "[2,?];[?,3];[4,3]",
-              "MergeMany: xs is [4, 3], which does not merge with [2, 3]");
+              "MergeMany: merge(a, b, xs): [2, 3] and [4, 3] do not merge");
   INFER_ERROR("MergeMany", "[2];[3];",
-              "MergeMany: b is [3], which does not merge with [2]");
+              "MergeMany: merge(a, b, xs): [2] and [3] do not merge");
   INFER_OK("ListAsShape", "[?,5],[4,?]", "[4,5]");
   INFER_OK("ListAsShape", "", "?"); /* an empty list says nothing */
 }
@@ -421,7 +421,7 @@ static void broadcast_of_inputs_literals_and_attrs(void **state) {
   INFER_OK("Broadcast", "[?,1];[5]", "[?,5]");
   INFER_OK("Broadcast", "?;[5]", "?");
   INFER_ERROR("Broadcast", "[2,3];[4]",
-              "Broadcast: y is [4], which does not broadcast with [2, 3]");
+              "Broadcast: broadcast(x, y): [2, 3] and [4] do not broadcast");
   INFER_OK("BroadcastMixed", "[3]", "[2,1,3]"); /* s defaults to [1, 3] */
   INFER_OK("BroadcastMixed", "[]", "[2,1,3]");
   INFER_OK("BroadcastMixed", "?", "?");
@@ -435,8 +435,8 @@ static void broadcast_mixed_uses_the_shape_attr(void **state) {
   INFER_OK_ATTRS("BroadcastMixed", s4, "[1]", "[2,4,1]");
   INFER_OK_ATTRS("BroadcastMixed", s4, "[3]", "[2,4,3]");
   INFER_ERROR_ATTRS("BroadcastMixed", s4, "[5,1]",
-                    "BroadcastMixed: attr(s) is [4, 1], which does not "
-                    "broadcast with [2, 5, 1]");
+                    "BroadcastMixed: broadcast(x, [2, 1, 1], attr(s)): [2, 5, "
+                    "1] and [4, 1] do not broadcast");
   INFER_OK("BroadcastLiterals", "[3]", "?");
 }
 
@@ -525,7 +525,7 @@ static void names_that_are_c_keywords(void **state) {
   INFER_ERROR("Keywords", "[2];[3];[3]",
               "Keywords: dim(int, 0) == dim(c, 0) does not hold (2 vs 3)");
   INFER_ERROR("Keywords", "[2];[2];[3]",
-              "Keywords: s is [3], which does not merge with [2]");
+              "Keywords: merge(c, s): [2] and [3] do not merge");
 }
 
 /* ---- inside calls ---- */

@@ -107,8 +107,8 @@ static void numbers_follow_the_contract(void **state) {
                "error: Negative: dim(x, 0) - 6 is -1, a negative dim\n"
                "[0]\n"
                "[2]\n"
-               "error: MergeDims: dim(b, 0) is 3, which does not merge with "
-               "2\n");
+               "error: MergeDims: merge(dim(a, 0), dim(b, 0)): dims 2 and 3 "
+               "do not merge\n");
 }
 
 /* ---- conditions ---- */
@@ -237,16 +237,16 @@ static void shapes_follow_the_contract(void **state) {
                "[3];[3,5];[2,3];[3,2];[?]\n"
                "?;?;?;[?,?];[?]\n"
                "?;[3,5];?;[3,2];?\n"
-               "error: Shapes: y is [3], which does not broadcast with [2, "
-               "3, 4]\n"
+               "error: Shapes: broadcast(x, y): [2, 3, 4] and [3] do not "
+               "broadcast\n"
                "error: Shapes: axis 5 is out of range for rank 3 in "
                "remove(insert(set(x, 0, 7), -1, 5), attr(axis)); it must be "
                "in [-3, 3)\n"
-               "error: Shapes: y is [4], which does not broadcast with [2, "
-               "3]\n"
+               "error: Shapes: broadcast(x, y): [2, 3] and [4] do not "
+               "broadcast\n"
                "[2,?];[2,3]\n"
-               "error: Joins: y is [3], which does not merge with [2]\n"
-               "error: Joins: y is [2, 3], which does not merge with [2]\n"
+               "error: Joins: merge(x, y): [2] and [3] do not merge\n"
+               "error: Joins: merge(x, y): [2] and [2, 3] do not merge\n"
                "[3]\n"
                "[1,3]\n"
                "[2]\n"
@@ -310,8 +310,8 @@ static void folds_and_comprehensions_follow_the_contract(void **state) {
                "?\n"
                "[2,3]\n"
                "?\n"
-               "error: BroadcastAll: xs[i] is [3], which does not broadcast "
-               "with [2]\n");
+               "error: BroadcastAll: broadcast(xs[i] for i < length(xs)): "
+               "[2] and [3] do not broadcast\n");
 }
 
 /* ---- lets ---- */
