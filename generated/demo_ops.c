@@ -48,12 +48,13 @@ static opr_status demo_add_n_check(opr_call *call) {
 /* The shape function of AddN: its spec's statements in C. */
 static opr_status demo_add_n_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0, sh1;
+  opr_shape sh0;
+  opr_shape in0;
   opr_sx_fold f0;
   /* shape sum = merge(inputs); */
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_MERGE, 0))) return s;
-  if ((s = opr_sx_input(c, DEMO_ADD_N_INPUT_INPUTS, &sh1))) return s;
-  if ((s = opr_sx_fold_shape(c, &f0, sh1, "merge(inputs)"))) return s;
+  if ((s = opr_sx_input(c, DEMO_ADD_N_INPUT_INPUTS, &in0))) return s;
+  if ((s = opr_sx_fold_shape(c, &f0, in0, "merge(inputs)"))) return s;
   if ((s = opr_sx_fold_end_shape(c, &f0, "merge(inputs)", &sh0))) return s;
   if ((s = opr_infer_set_output(c, DEMO_ADD_N_OUTPUT_SUM, sh0))) return s;
   return OPR_OK;
@@ -115,10 +116,10 @@ static opr_status demo_add_one_check(opr_call *call) {
 /* The shape function of AddOne: its spec's statements in C. */
 static opr_status demo_add_one_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape output = input; */
-  if ((s = opr_sx_input(c, DEMO_ADD_ONE_INPUT_INPUT, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ADD_ONE_OUTPUT_OUTPUT, sh0))) return s;
+  if ((s = opr_sx_input(c, DEMO_ADD_ONE_INPUT_INPUT, &in0))) return s;
+  if ((s = opr_infer_set_output(c, DEMO_ADD_ONE_OUTPUT_OUTPUT, in0))) return s;
   return OPR_OK;
 }
 
@@ -185,10 +186,10 @@ static opr_status demo_example_check(opr_call *call) {
 /* The shape function of Example: its spec's statements in C. */
 static opr_status demo_example_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape input_times_two = input; */
-  if ((s = opr_sx_input(c, DEMO_EXAMPLE_INPUT_INPUT, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_EXAMPLE_OUTPUT_INPUT_TIMES_TWO, sh0)))
+  if ((s = opr_sx_input(c, DEMO_EXAMPLE_INPUT_INPUT, &in0))) return s;
+  if ((s = opr_infer_set_output(c, DEMO_EXAMPLE_OUTPUT_INPUT_TIMES_TWO, in0)))
     return s;
   return OPR_OK;
 }
@@ -262,10 +263,10 @@ static opr_status demo_my_general_unary_op_check(opr_call *call) {
 /* The shape function of MyGeneralUnaryOp: its spec's statements in C. */
 static opr_status demo_my_general_unary_op_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape out = in; */
-  if ((s = opr_sx_input(c, DEMO_MY_GENERAL_UNARY_OP_INPUT_IN, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_MY_GENERAL_UNARY_OP_OUTPUT_OUT, sh0)))
+  if ((s = opr_sx_input(c, DEMO_MY_GENERAL_UNARY_OP_INPUT_IN, &in0))) return s;
+  if ((s = opr_infer_set_output(c, DEMO_MY_GENERAL_UNARY_OP_OUTPUT_OUT, in0)))
     return s;
   return OPR_OK;
 }
@@ -387,34 +388,32 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   opr_status s;
   opr_num n0, n1;
   opr_cond b0;
-  opr_shape sh0, sh1;
+  opr_shape sh0;
+  opr_shape in0, in1;
   opr_sx_fold f0, f1;
   size_t m0;
   bool kn0;
   int64_t k0, k1;
   /* require rank(paddings) == 2; */
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh0))) return s;
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(sh0), OPR_DIM_EQ,
+  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &in1))) return s;
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in1), OPR_DIM_EQ,
                                   opr_sx_int(2), "rank(paddings) == 2")))
     return s;
   /* require dim(paddings, 1) == 2; */
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh0))) return s;
-  if ((s = opr_sx_dim(c, sh0, opr_sx_int(1), "dim(paddings, 1)", &n0)))
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(1), "dim(paddings, 1)", &n0)))
     return s;
   if ((s = opr_sx_require_compare(c, n0, OPR_DIM_EQ, opr_sx_int(2),
                                   "dim(paddings, 1) == 2")))
     return s;
   /* require rank(input) == dim(paddings, 0); */
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &sh0))) return s;
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh1))) return s;
-  if ((s = opr_sx_dim(c, sh1, opr_sx_int(0), "dim(paddings, 0)", &n0)))
+  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &in0))) return s;
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(0), "dim(paddings, 0)", &n0)))
     return s;
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(sh0), OPR_DIM_EQ, n0,
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in0), OPR_DIM_EQ, n0,
                                   "rank(input) == dim(paddings, 0)")))
     return s;
   /* require all(value(paddings)[j] >= 0 for j < product(paddings)); */
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh0))) return s;
-  if ((s = opr_sx_product(c, sh0, "product(paddings)", &n0))) return s;
+  if ((s = opr_sx_product(c, in1, "product(paddings)", &n0))) return s;
   if ((s = opr_sx_count(c, n0, "product(paddings)", &m0, &kn0))) return s;
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_ALL, 0))) return s;
   if (!kn0) opr_sx_fold_unknown(&f0);
@@ -434,12 +433,10 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
    *   merge(rank(input), dim(paddings, 0))];
    */
   if ((s = opr_sx_fold_init(c, &f1, OPR_FOLD_MERGE, 0))) return s;
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &sh1))) return s;
-  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(sh1),
+  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(in0),
                            "merge(rank(input), dim(paddings, 0))")))
     return s;
-  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &sh1))) return s;
-  if ((s = opr_sx_dim(c, sh1, opr_sx_int(0), "dim(paddings, 0)", &n1)))
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(0), "dim(paddings, 0)", &n1)))
     return s;
   if ((s = opr_sx_fold_num(c, &f1, n1, "merge(rank(input), dim(paddings, 0))")))
     return s;
@@ -452,8 +449,7 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_DIMS, m0))) return s;
   if (!kn0) opr_sx_fold_unknown(&f0);
   for (k1 = 0; k1 < (int64_t)m0 && !opr_sx_fold_done(&f0); k1++) {
-    if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &sh1))) return s;
-    if ((s = opr_sx_dim(c, sh1, opr_sx_dim_num(k1), "dim(input, k)", &n0)))
+    if ((s = opr_sx_dim(c, in0, opr_sx_dim_num(k1), "dim(input, k)", &n0)))
       return s;
     if ((s = demo_pad_let_before(c, opr_sx_dim_num(k1), &n1))) return s;
     if ((s = opr_sx_add(c, n0, n1, "dim(input, k) + before(k)", &n0))) return s;
@@ -543,11 +539,11 @@ static opr_status demo_string_to_number_check(opr_call *call) {
 /* The shape function of StringToNumber: its spec's statements in C. */
 static opr_status demo_string_to_number_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape output = string_tensor; */
-  if ((s = opr_sx_input(c, DEMO_STRING_TO_NUMBER_INPUT_STRING_TENSOR, &sh0)))
+  if ((s = opr_sx_input(c, DEMO_STRING_TO_NUMBER_INPUT_STRING_TENSOR, &in0)))
     return s;
-  if ((s = opr_infer_set_output(c, DEMO_STRING_TO_NUMBER_OUTPUT_OUTPUT, sh0)))
+  if ((s = opr_infer_set_output(c, DEMO_STRING_TO_NUMBER_OUTPUT_OUTPUT, in0)))
     return s;
   return OPR_OK;
 }
@@ -623,10 +619,10 @@ static opr_status demo_zero_out_check(opr_call *call) {
 /* The shape function of ZeroOut: its spec's statements in C. */
 static opr_status demo_zero_out_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape zeroed = to_zero; */
-  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_INPUT_TO_ZERO, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_OUTPUT_ZEROED, sh0))) return s;
+  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_INPUT_TO_ZERO, &in0))) return s;
+  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_OUTPUT_ZEROED, in0))) return s;
   return OPR_OK;
 }
 
@@ -693,12 +689,12 @@ static opr_status demo_zero_out_float_int32_check(opr_call *call) {
 /* The shape function of ZeroOutFloatInt32: its spec's statements in C. */
 static opr_status demo_zero_out_float_int32_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape zeroed = to_zero; */
-  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_FLOAT_INT32_INPUT_TO_ZERO, &sh0)))
+  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_FLOAT_INT32_INPUT_TO_ZERO, &in0)))
     return s;
   if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_FLOAT_INT32_OUTPUT_ZEROED,
-                                sh0)))
+                                in0)))
     return s;
   return OPR_OK;
 }
@@ -755,10 +751,10 @@ static opr_status demo_zero_out_int32_check(opr_call *call) {
 /* The shape function of ZeroOutInt32: its spec's statements in C. */
 static opr_status demo_zero_out_int32_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape zeroed = to_zero; */
-  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_INT32_INPUT_TO_ZERO, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_INT32_OUTPUT_ZEROED, sh0)))
+  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_INT32_INPUT_TO_ZERO, &in0))) return s;
+  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_INT32_OUTPUT_ZEROED, in0)))
     return s;
   return OPR_OK;
 }
@@ -823,12 +819,12 @@ static opr_status demo_zero_out_real_number_check(opr_call *call) {
 /* The shape function of ZeroOutRealNumber: its spec's statements in C. */
 static opr_status demo_zero_out_real_number_shape(opr_infer_ctx *c) {
   opr_status s;
-  opr_shape sh0;
+  opr_shape in0;
   /* shape zeroed = to_zero; */
-  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_REAL_NUMBER_INPUT_TO_ZERO, &sh0)))
+  if ((s = opr_sx_input(c, DEMO_ZERO_OUT_REAL_NUMBER_INPUT_TO_ZERO, &in0)))
     return s;
   if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_REAL_NUMBER_OUTPUT_ZEROED,
-                                sh0)))
+                                in0)))
     return s;
   return OPR_OK;
 }

@@ -44,30 +44,27 @@ static opr_status guide_shapes_mat_mul_like_shape(opr_infer_ctx *c) {
   opr_num n0, n1;
   opr_num a0[2];
   opr_shape sh0;
+  opr_shape in0, in1;
   /* require rank(a) == 2; */
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_A, &sh0))) return s;
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(sh0), OPR_DIM_EQ,
+  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_A, &in0))) return s;
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in0), OPR_DIM_EQ,
                                   opr_sx_int(2), "rank(a) == 2")))
     return s;
   /* require rank(b) == 2; */
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_B, &sh0))) return s;
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(sh0), OPR_DIM_EQ,
+  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_B, &in1))) return s;
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in1), OPR_DIM_EQ,
                                   opr_sx_int(2), "rank(b) == 2")))
     return s;
   /* require dim(a, 1) == dim(b, 0); */
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_A, &sh0))) return s;
-  if ((s = opr_sx_dim(c, sh0, opr_sx_int(1), "dim(a, 1)", &n0))) return s;
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_B, &sh0))) return s;
-  if ((s = opr_sx_dim(c, sh0, opr_sx_int(0), "dim(b, 0)", &n1))) return s;
+  if ((s = opr_sx_dim(c, in0, opr_sx_int(1), "dim(a, 1)", &n0))) return s;
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(0), "dim(b, 0)", &n1))) return s;
   if ((s = opr_sx_require_compare(c, n0, OPR_DIM_EQ, n1,
                                   "dim(a, 1) == dim(b, 0)")))
     return s;
   /* shape product = [dim(a, 0), dim(b, 1)]; */
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_A, &sh0))) return s;
-  if ((s = opr_sx_dim(c, sh0, opr_sx_int(0), "dim(a, 0)", &n0))) return s;
+  if ((s = opr_sx_dim(c, in0, opr_sx_int(0), "dim(a, 0)", &n0))) return s;
   a0[0] = n0;
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_B, &sh0))) return s;
-  if ((s = opr_sx_dim(c, sh0, opr_sx_int(1), "dim(b, 1)", &n0))) return s;
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(1), "dim(b, 1)", &n0))) return s;
   a0[1] = n0;
   if ((s = opr_sx_shape(c, a0, 2, w0, &sh0))) return s;
   if ((s = opr_infer_set_output(c, GUIDE_SHAPES_MAT_MUL_LIKE_OUTPUT_PRODUCT,
@@ -143,16 +140,15 @@ static opr_status guide_shapes_matrix_example_shape(opr_infer_ctx *c) {
   opr_num n0;
   opr_num a0[2];
   opr_shape sh0;
+  opr_shape in0;
   /* require rank(input) == 2; */
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MATRIX_EXAMPLE_INPUT_INPUT, &sh0)))
+  if ((s = opr_sx_input(c, GUIDE_SHAPES_MATRIX_EXAMPLE_INPUT_INPUT, &in0)))
     return s;
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(sh0), OPR_DIM_EQ,
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in0), OPR_DIM_EQ,
                                   opr_sx_int(2), "rank(input) == 2")))
     return s;
   /* shape output = [dim(input, 0), 3]; */
-  if ((s = opr_sx_input(c, GUIDE_SHAPES_MATRIX_EXAMPLE_INPUT_INPUT, &sh0)))
-    return s;
-  if ((s = opr_sx_dim(c, sh0, opr_sx_int(0), "dim(input, 0)", &n0))) return s;
+  if ((s = opr_sx_dim(c, in0, opr_sx_int(0), "dim(input, 0)", &n0))) return s;
   a0[0] = n0;
   a0[1] = opr_sx_int(3);
   if ((s = opr_sx_shape(c, a0, 2, w0, &sh0))) return s;

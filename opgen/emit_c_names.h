@@ -75,6 +75,7 @@ typedef enum og_cn_local {
   OG_CN_L_ERR,    /* e0: the status of an undecided branch */
   OG_CN_L_PARAM,  /* p0: a let's parameter */
   OG_CN_L_LABEL,  /* done0: where a failing branch goes */
+  OG_CN_L_INPUT,  /* in0: input 0's shape, read once */
   OG_CN_LOCALS
 } og_cn_local;
 const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,

@@ -91,9 +91,11 @@ static void shape_statement(sx_gen *g, const og_shape_rule *r) {
   sx_line(g, "for (%s = 0; %s < (int64_t)opr_infer_num_outputs(%s, %s); %s++) {",
           k, k, sx_ctx(g), out, k);
   og_w_indent(g->w);
+  g->depth++;
   const char *x = sx_expr(g, &r->expr);
   sx_call(g, "opr_infer_set_output_at", out, sx_printf(g, "(size_t)%s", k), x,
           NULL);
+  g->depth--;
   og_w_dedent(g->w);
   sx_line(g, "}");
 }
@@ -108,6 +110,8 @@ static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
   og_writer_init(statics);
   body->indent = 1; /* statics: indented where they are put */
   g->bound = og_arena_array(f->arena, op->nbound + 1, sizeof *g->bound);
+  g->input_read =
+      og_arena_array(f->arena, op->ninputs + 1, sizeof *g->input_read);
   g->attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
   g->in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
   g->out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);

@@ -199,6 +199,14 @@ void sx_declare(og_writer *w, const sx_gen *g) {
   declare_family(w, g, OG_CN_L_NUMS, "opr_num");
   declare_family(w, g, OG_CN_L_COND, "opr_cond");
   declare_family(w, g, OG_CN_L_SHAPE, "opr_shape");
+  bool any_input = false;
+  for (size_t i = 0; i < g->op->ninputs; i++) {
+    if (!g->input_read[i]) continue;
+    og_w_printf(w, "%s %s", any_input ? "," : "opr_shape",
+                sx_name(g, OG_CN_L_INPUT, i));
+    any_input = true;
+  }
+  if (any_input) og_w_line(w, ";");
   declare_family(w, g, OG_CN_L_SHAPES, "opr_shape");
   declare_family(w, g, OG_CN_L_FOLD, "opr_sx_fold");
   declare_family(w, g, OG_CN_L_INTS, "opr_sx_ints");

@@ -22,7 +22,9 @@ static void branch(sx_gen *g, const char *cond, const char *skip,
   sx_fail *outer = g->fail;
   g->fail = &fail;
   sx_mark m = sx_mark_get(g);
+  g->depth++;
   sx_line(g, "%s = %s;", dest, sx_expr(g, e));
+  g->depth--;
   sx_release(g, m);
   g->fail = outer;
   og_w_dedent(g->w);
@@ -92,7 +94,9 @@ const char *sx_logic(sx_gen *g, const og_sexpr *e) {
   const char *b = sx_expr_temp(g, &e->args[0]);
   sx_line(g, "if (%s != %s) {", b, decides);
   og_w_indent(g->w);
+  g->depth++;
   const char *y = sx_expr_temp(g, &e->args[1]);
+  g->depth--;
   sx_line(g, "if (%s == %s || %s == %s) %s = %s;", b, neutral, y, decides, b,
           y);
   og_w_dedent(g->w);
@@ -179,6 +183,7 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
   sx_line(g, "for (%s = 0; %s < (int64_t)%s && !opr_sx_fold_done(&%s); %s++) {",
           k, k, n, f, k);
   og_w_indent(g->w);
+  g->depth++;
   if (e->nargs > 2) {
     sx_mark mc = sx_mark_get(g);
     const char *keep = sx_expr_temp(g, &e->args[2]);
@@ -188,6 +193,7 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
     sx_release(g, mc);
   }
   fold_step(g, f, e, &e->args[1]);
+  g->depth--;
   og_w_dedent(g->w);
   sx_line(g, "}");
   fold_end(g, e, f, r);

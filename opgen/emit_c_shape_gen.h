@@ -33,6 +33,11 @@ typedef struct sx_gen {
   size_t *len[OG_CN_LOCALS]; /* arrays: the longest in each slot */
   size_t cap[OG_CN_LOCALS];
   bool *bound;             /* [op->nbound]: slots used here */
+  /* [op->ninputs]: the input's shape is in its own local (in0), read at
+   * the top level of the function (not in a branch or a loop), so every
+   * later use may reuse it. */
+  bool *input_read;
+  int depth;               /* branches and loops around the code now */
   size_t labels, whats;    /* numbered once per function */
   sx_fail *fail;
   bool status_used;
