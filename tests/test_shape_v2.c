@@ -598,6 +598,40 @@ static void generated_code_is_deterministic_and_strict(void **state) {
   assert_int_equal(sh(cmd), 0);
 }
 
+/* A let's function is a global name of the run: a clash is reported at
+ * the later name, with a note at the let. */
+static void let_functions_are_checked_names(void **state) {
+  (void)state;
+  const char *bin = getenv("OPGEN_BIN");
+  if (!bin) skip();
+  char dir[700], path[800], cmd[2048];
+  snprintf(dir, sizeof dir, "%s/c%d", tmpdir, ++case_no);
+  assert_int_equal(mkdir(dir, 0755), 0);
+  snprintf(path, sizeof path, "%s/ops.op", dir);
+  write_file(path, "package demo;\n"
+                   "op Foo {\n"
+                   "  input x: float;\n"
+                   "  output y: float;\n"
+                   "  let bar = 1;\n"
+                   "  shape y = [bar];\n"
+                   "}\n"
+                   "op FooLetBar { }\n");
+  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' gen -o out ops.op 2>err", dir,
+           bin);
+  assert_int_equal(sh(cmd), 1);
+  snprintf(path, sizeof path, "%s/err", dir);
+  char *err = tu_read_file(path, NULL);
+  assert_non_null(err);
+  assert_string_equal(
+      err,
+      "ops.op:8:4: error: 'demo_foo_let_bar' (the wrapper of op 'FooLetBar') "
+      "collides with 'demo_foo_let_bar' (the function of let 'bar' of op "
+      "'Foo'); rename one of them\n"
+      "ops.op:5:7: note: 'demo_foo_let_bar' (the function of let 'bar' of op "
+      "'Foo') is generated here\n");
+  free(err);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(numbers_follow_the_contract),
@@ -609,6 +643,7 @@ int main(void) {
       cmocka_unit_test(input_values_follow_the_contract),
       cmocka_unit_test(lazy_evaluation_and_undecided_branches),
       cmocka_unit_test(generated_code_is_deterministic_and_strict),
+      cmocka_unit_test(let_functions_are_checked_names),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
