@@ -143,9 +143,6 @@ static long string_or_type_attr(og_sx *x, const og_ast_expr *e) {
              ? a : -1;
 }
 
-bool og_sx_attr_is(og_sx *x, const og_ast_expr *e, long attr,
-                   const og_ast_expr *lit, og_sexpr *out);
-
 static bool resolve_binary(og_sx *x, const og_ast_expr *e, og_sexpr *out) {
   out->op = (int)e->op;
   out->kind = OG_SX_BINARY;
@@ -208,9 +205,6 @@ static bool resolve_cond(og_sx *x, const og_ast_expr *e, int want,
 
 /* ---- indexing ---- */
 
-bool og_sx_index_form(og_sx *x, const og_ast_expr *e, int want,
-                      og_sexpr *out, bool *handled);
-
 static bool resolve_index(og_sx *x, const og_ast_expr *e, int want,
                           og_sexpr *out) {
   bool handled = false;
@@ -264,7 +258,11 @@ static bool resolve_kind(og_sx *x, const og_ast_expr *e, int want,
     return true;
   case OG_EX_UNKNOWN:
     out->kind = OG_SX_UNKNOWN, out->type = (og_sx_type)want;
-    return true;
+    if (want != OG_SXT_COND) return true;
+    og_error_at(x->s->diag, e->loc,
+                "'?' is the unknown shape or number, but a condition is "
+                "needed here");
+    return false;
   case OG_EX_STRING:
     og_error_at(x->s->diag, e->loc,
                 "a string literal stands only beside a string attr "

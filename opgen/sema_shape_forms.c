@@ -6,35 +6,6 @@
 
 #include <string.h>
 
-typedef bool form_fn(og_sx *x, const og_ast_expr *e,
-                     const og_ast_expr *const *argv, int want,
-                     og_sexpr *out);
-
-bool og_sx_form_dim(og_sx *, const og_ast_expr *, const og_ast_expr *const *,
-                    int, og_sexpr *);
-bool og_sx_form_rank(og_sx *, const og_ast_expr *, const og_ast_expr *const *,
-                     int, og_sexpr *);
-bool og_sx_form_length(og_sx *, const og_ast_expr *,
-                       const og_ast_expr *const *, int, og_sexpr *);
-bool og_sx_form_value(og_sx *, const og_ast_expr *, const og_ast_expr *const *,
-                      int, og_sexpr *);
-bool og_sx_form_sum(og_sx *, const og_ast_expr *, const og_ast_expr *const *,
-                    int, og_sexpr *);
-bool og_sx_form_concat(og_sx *, const og_ast_expr *,
-                       const og_ast_expr *const *, int, og_sexpr *);
-bool og_sx_form_known(og_sx *, const og_ast_expr *, const og_ast_expr *const *,
-                      int, og_sexpr *);
-bool og_sx_form_attr(og_sx *, const og_ast_expr *, const og_ast_expr *const *,
-                     int, og_sexpr *);
-bool og_sx_form_size_of(og_sx *, const og_ast_expr *,
-                        const og_ast_expr *const *, int, og_sexpr *);
-bool og_sx_form_window(og_sx *, const og_ast_expr *,
-                       const og_ast_expr *const *, int, og_sexpr *);
-bool og_sx_form_reduce(og_sx *, const og_ast_expr *,
-                       const og_ast_expr *const *, int, og_sexpr *);
-bool og_sx_form_permute(og_sx *, const og_ast_expr *,
-                        const og_ast_expr *const *, int, og_sexpr *);
-int og_sx_attr_hint(og_sx *x, const og_ast_expr *e);
 
 /* Operands of the given kinds (a string: one letter each, s n c). */
 static bool typed_args(og_sx *x, const og_ast_expr *const *argv,

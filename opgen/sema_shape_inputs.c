@@ -209,9 +209,6 @@ bool og_sx_form_sum(og_sx *x, const og_ast_expr *e,
   return og_sx_resolve(x, argv[1], OG_SXT_NUM, out->args);
 }
 
-bool og_sx_integers(og_sx *x, const og_ast_expr *a, bool lists,
-                    og_sexpr *out, bool *handled);
-
 bool og_sx_form_concat(og_sx *x, const og_ast_expr *e,
                        const og_ast_expr *const *argv, int want,
                        og_sexpr *out) {
@@ -224,8 +221,6 @@ bool og_sx_form_concat(og_sx *x, const og_ast_expr *e,
   bool ok = og_sx_integers(x, argv[1], false, out->args, &handled);
   return handled ? ok : og_sx_resolve(x, argv[1], OG_SXT_NUM, out->args);
 }
-
-bool og_sx_attr_index(og_sx *x, const og_ast_expr *e, og_sexpr *out);
 
 /* x[i] of a list input, attr(a)[i], value(x)[i]: the forms that index
  * something other than a shape. *handled false: an ordinary S[i]. */

@@ -74,6 +74,32 @@ bool og_sx_unknown_name(og_sx *x, const og_ast_expr *e, bool call);
 /* sema_shape_forms.c: name(args) of a form; false after reporting. */
 bool og_sx_form(og_sx *x, const og_ast_expr *e, int want, og_sexpr *out);
 int og_sx_form_hint(og_sx *x, const og_ast_expr *e);
+/* Adds the form names to g (for "did you mean"). */
+void og_sx_suggest_forms(struct og_suggest *g);
+
+/* A form's resolver: argv holds its operands (their count checked). */
+typedef bool form_fn(og_sx *x, const og_ast_expr *e,
+                     const og_ast_expr *const *argv, int want,
+                     og_sexpr *out);
+/* sema_shape_inputs.c */
+form_fn og_sx_form_dim, og_sx_form_rank, og_sx_form_length, og_sx_form_value,
+    og_sx_form_sum, og_sx_form_concat, og_sx_form_known;
+/* x[i] of a list input, attr(a)[i], value(x)[i]; *handled false for an
+ * ordinary S[i]. */
+bool og_sx_index_form(og_sx *x, const og_ast_expr *e, int want,
+                      og_sexpr *out, bool *handled);
+/* sema_shape_attr.c */
+form_fn og_sx_form_attr, og_sx_form_size_of, og_sx_form_window,
+    og_sx_form_reduce, og_sx_form_permute;
+int og_sx_attr_hint(og_sx *x, const og_ast_expr *e);
+/* attr(a) OP lit, a a string or type attr: OG_SX_ATTR_IS. */
+bool og_sx_attr_is(og_sx *x, const og_ast_expr *e, long attr,
+                   const og_ast_expr *lit, og_sexpr *out);
+bool og_sx_attr_index(og_sx *x, const og_ast_expr *e, og_sexpr *out);
+/* Where integers are read: attr(l) of a list(int), value(x), or a let
+ * naming one, written out; *handled false: an ordinary number. */
+bool og_sx_integers(og_sx *x, const og_ast_expr *a, bool lists,
+                    og_sexpr *out, bool *handled);
 /* attr(a) as the operand of a form: the attr's index, or -1 after
  * reporting. */
 long og_sx_attr_arg(og_sx *x, const og_ast_expr *e);

@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-void og_sx_suggest_forms(struct og_suggest *g);
-
 long og_sx_find_bound(const og_sx *x, const char *name) {
   for (size_t i = x->nbound; i-- > 0;)
     if (strcmp(x->bound[i].name, name) == 0) return (long)i;

@@ -418,6 +418,9 @@ static void unfixed_unknown_is_an_error(void **state) {
   expect_stmt_error("  let u = merge(?, ?);\n",
                     "17:11: error: nothing fixes the kind of 'merge(?, ?)' "
                     "here: it could be a shape or a number");
+  expect_stmt_error("  require ? || attr(b);\n",
+                    "17:11: error: '?' is the unknown shape or number, but a "
+                    "condition is needed here");
   expect_stmt_error("  require known(?);\n",
                     "17:17: error: nothing fixes the kind of '?' here: it "
                     "could be a shape or a number");

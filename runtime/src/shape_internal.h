@@ -6,8 +6,10 @@
 #include "internal.h"
 
 /* Room held inside the context, so that inferring the shapes of a
- * typical call allocates nothing. */
-enum { INFER_INLINE_DIMS = 64, INFER_INLINE_OUTPUTS = 8 };
+ * typical call allocates nothing. Version-2 shape functions make their
+ * intermediate shapes here too: TensorFlow's conformance cases use up to
+ * 64 dims (ExtractImagePatches), hence 256 (2 KiB on the stack). */
+enum { INFER_INLINE_DIMS = 256, INFER_INLINE_OUTPUTS = 8 };
 
 /* Dims that did not fit inline: a list of heap blocks. */
 typedef struct opr_infer_chunk {
