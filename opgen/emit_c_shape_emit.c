@@ -207,6 +207,13 @@ void sx_declare(og_writer *w, const sx_gen *g) {
     any_input = true;
   }
   if (any_input) og_w_line(w, ";");
+  for (size_t i = 0; i < g->op->nshape_lets; i++)
+    if (g->let_read[i])
+      og_w_line(w, "%s %s;",
+                g->op->shape_lets[i].body.type == OG_SXT_NUM    ? "opr_num"
+                : g->op->shape_lets[i].body.type == OG_SXT_COND ? "opr_cond"
+                                                                : "opr_shape",
+                sx_name(g, OG_CN_L_LET, i));
   declare_family(w, g, OG_CN_L_SHAPES, "opr_shape");
   declare_family(w, g, OG_CN_L_FOLD, "opr_sx_fold");
   declare_family(w, g, OG_CN_L_INTS, "opr_sx_ints");

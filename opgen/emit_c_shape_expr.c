@@ -26,12 +26,14 @@ static const char *unknown_of(og_sx_type t) {
                             : "opr_sx_unknown_shape()";
 }
 
+/* A node's result is the first temporary of its kind after its mark, or
+ * an expression (of later ones, or of a local read once: in0, let0),
+ * which is then copied there. */
 const char *sx_expr_temp(sx_gen *g, const og_sexpr *e) {
   sx_mark m = sx_mark_get(g);
   const char *x = sx_expr(g, e);
-  if (!strchr(x, '(') && strncmp(x, "OPR_", 4) != 0) return x; /* a temp */
   const char *r = sx_result(g, m, sx_kind(e->type));
-  sx_line(g, "%s = %s;", r, x);
+  if (strcmp(x, r) != 0) sx_line(g, "%s = %s;", r, x);
   return r;
 }
 

@@ -37,6 +37,8 @@ typedef struct sx_gen {
    * the top level of the function (not in a branch or a loop), so every
    * later use may reuse it. */
   bool *input_read;
+  bool *let_read; /* [op->nshape_lets]: the same for lets without
+                     parameters (let0), whose value cannot differ */
   int depth;               /* branches and loops around the code now */
   size_t labels, whats;    /* numbered once per function */
   sx_fail *fail;

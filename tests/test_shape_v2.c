@@ -357,6 +357,12 @@ static const char lets_spec[] =
     "  shape b = [dim(x, k) * m[k] for k < r];\n"
     "  shape c = [u];\n"
     "}\n"
+    "op LetLogic {\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  let big = rank(x) > 1;\n"
+    "  shape y = [big && dim(x, 1) == 3 ? 1 : 0, big ? 5 : 6];\n"
+    "}\n"
     "op Param {\n"
     "  input x: float;\n"
     "  output y: float;\n"
@@ -372,12 +378,20 @@ static void lets_follow_the_contract(void **state) {
                "Lets: [2,3];[2]\n"
                "Lets: [2,3];[2]{1,-2}\n"
                "Lets: ?;?\n"
+               "LetLogic: [2,4]\n"
+               "LetLogic: [2,3]\n"
+               "LetLogic: [2]\n"
+               "LetLogic: ?\n"
                "Param: [1]\n",
                "[4,3,5];[2,?];[?]\n"
                "[4,3,5];[4,9];[?]\n"
                "[4,3,5];[?,?];[?]\n"
                "error: Lets: element 1 of value(v) is -2, a negative dim\n"
                "[?,?,?];?;[?]\n"
+               "[0,5]\n"
+               "[1,5]\n"
+               "[0,6]\n"
+               "[?,?]\n"
                "error: Param: same_number(-1) is -1, a negative dim\n");
 }
 
