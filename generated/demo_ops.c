@@ -389,7 +389,8 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   opr_num n0, n1;
   opr_cond b0;
   opr_shape sh0;
-  opr_shape in0, in1;
+  opr_shape in0;
+  opr_shape in1;
   opr_sx_fold f0, f1;
   size_t m0;
   bool kn0;

@@ -44,7 +44,8 @@ static opr_status guide_shapes_mat_mul_like_shape(opr_infer_ctx *c) {
   opr_num n0, n1;
   opr_num a0[2];
   opr_shape sh0;
-  opr_shape in0, in1;
+  opr_shape in0;
+  opr_shape in1;
   /* require rank(a) == 2; */
   if ((s = opr_sx_input(c, GUIDE_SHAPES_MAT_MUL_LIKE_INPUT_A, &in0))) return s;
   if ((s = opr_sx_require_compare(c, opr_sx_rank(in0), OPR_DIM_EQ,

@@ -77,6 +77,8 @@ typedef enum og_cn_local {
   OG_CN_L_LABEL,  /* done0: where a failing branch goes */
   OG_CN_L_INPUT,  /* in0: input 0's shape, read once */
   OG_CN_L_LET,    /* let0: the value of let 0 (no parameters), once */
+  OG_CN_L_INPUT_SET, /* inset0: in0 is read (first read in a branch) */
+  OG_CN_L_LET_SET,   /* letset0: let0 is evaluated (likewise) */
   OG_CN_LOCALS
 } og_cn_local;
 const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,

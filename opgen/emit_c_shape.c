@@ -110,10 +110,14 @@ static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
   og_writer_init(statics);
   body->indent = 1; /* statics: indented where they are put */
   g->bound = og_arena_array(f->arena, op->nbound + 1, sizeof *g->bound);
-  g->input_read =
-      og_arena_array(f->arena, op->ninputs + 1, sizeof *g->input_read);
-  g->let_read =
-      og_arena_array(f->arena, op->nshape_lets + 1, sizeof *g->let_read);
+  g->input_once =
+      og_arena_array(f->arena, op->ninputs + 1, sizeof *g->input_once);
+  g->let_once =
+      og_arena_array(f->arena, op->nshape_lets + 1, sizeof *g->let_once);
+  g->input_flag =
+      og_arena_array(f->arena, op->ninputs + 1, sizeof *g->input_flag);
+  g->let_flag =
+      og_arena_array(f->arena, op->nshape_lets + 1, sizeof *g->let_flag);
   g->attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
   g->in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
   g->out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);

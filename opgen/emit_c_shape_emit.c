@@ -176,6 +176,33 @@ void sx_call(sx_gen *g, const char *fn, ...) {
   sx_call_n(g, fn, args, n);
 }
 
+const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
+                         const char *fn, const char *const *args, size_t n) {
+  sx_once *once = kind == OG_CN_L_INPUT ? &g->input_once[index]
+                                        : &g->let_once[index];
+  const char *local = sx_name(g, kind, index);
+  if (*once == SX_ONCE_DONE) return local;
+  const char **all = og_arena_array(g->f->arena, n + 1, sizeof *all);
+  for (size_t i = 0; i < n; i++) all[i] = args[i];
+  all[n] = sx_printf(g, "&%s", local);
+  if (g->depth == 0 && *once == SX_ONCE_NO) { /* always runs */
+    sx_call_n(g, fn, all, n + 1);
+    *once = SX_ONCE_DONE;
+    return local;
+  }
+  const char *flag = sx_name(
+      g, kind == OG_CN_L_INPUT ? OG_CN_L_INPUT_SET : OG_CN_L_LET_SET, index);
+  sx_line(g, "if (!%s) {", flag);
+  og_w_indent(g->w);
+  sx_call_n(g, fn, all, n + 1);
+  sx_line(g, "%s = true;", flag);
+  og_w_dedent(g->w);
+  sx_line(g, "}");
+  *once = g->depth == 0 ? SX_ONCE_DONE : SX_ONCE_FLAG;
+  (kind == OG_CN_L_INPUT ? g->input_flag : g->let_flag)[index] = true;
+  return local;
+}
+
 /* `type x0, x1;` for a family of temporaries. */
 static void declare_family(og_writer *w, const sx_gen *g, og_cn_local kind,
                            const char *type) {
@@ -190,6 +217,43 @@ static void declare_family(og_writer *w, const sx_gen *g, og_cn_local kind,
   og_w_line(w, ";");
 }
 
+static const char *type_of(og_sx_type t) {
+  return t == OG_SXT_NUM ? "opr_num" : t == OG_SXT_COND ? "opr_cond"
+                                                         : "opr_shape";
+}
+
+static const char *unknown_of(og_sx_type t) {
+  return t == OG_SXT_NUM    ? "opr_sx_unknown_num()"
+         : t == OG_SXT_COND ? "OPR_COND_UNDECIDED"
+                            : "opr_sx_unknown_shape()";
+}
+
+/* The local of a value read once; one first read in a branch or a loop
+ * starts unknown (compilers cannot tell that its flag guards it), and
+ * its flag false. */
+static void declare_one(og_writer *w, const sx_gen *g, og_sx_type t,
+                        og_cn_local kind, og_cn_local flag, size_t i,
+                        bool flagged) {
+  if (!flagged) {
+    og_w_line(w, "%s %s;", type_of(t), sx_name(g, kind, i));
+    return;
+  }
+  og_w_line(w, "%s %s = %s;", type_of(t), sx_name(g, kind, i), unknown_of(t));
+  og_w_line(w, "bool %s = false;", sx_name(g, flag, i));
+}
+
+static void declare_once(og_writer *w, const sx_gen *g) {
+  const og_op *op = g->op;
+  for (size_t i = 0; i < op->ninputs; i++)
+    if (g->input_once[i] != SX_ONCE_NO)
+      declare_one(w, g, OG_SXT_SHAPE, OG_CN_L_INPUT, OG_CN_L_INPUT_SET, i,
+                  g->input_flag[i]);
+  for (size_t i = 0; i < op->nshape_lets; i++)
+    if (g->let_once[i] != SX_ONCE_NO)
+      declare_one(w, g, op->shape_lets[i].body.type, OG_CN_L_LET,
+                  OG_CN_L_LET_SET, i, g->let_flag[i]);
+}
+
 void sx_declare(og_writer *w, const sx_gen *g) {
   if (g->statics->len) og_w_write(w, g->statics->buf, g->statics->len);
   if (g->status_used)
@@ -199,22 +263,8 @@ void sx_declare(og_writer *w, const sx_gen *g) {
   declare_family(w, g, OG_CN_L_NUMS, "opr_num");
   declare_family(w, g, OG_CN_L_COND, "opr_cond");
   declare_family(w, g, OG_CN_L_SHAPE, "opr_shape");
-  bool any_input = false;
-  for (size_t i = 0; i < g->op->ninputs; i++) {
-    if (!g->input_read[i]) continue;
-    og_w_printf(w, "%s %s", any_input ? "," : "opr_shape",
-                sx_name(g, OG_CN_L_INPUT, i));
-    any_input = true;
-  }
-  if (any_input) og_w_line(w, ";");
-  for (size_t i = 0; i < g->op->nshape_lets; i++)
-    if (g->let_read[i])
-      og_w_line(w, "%s %s;",
-                g->op->shape_lets[i].body.type == OG_SXT_NUM    ? "opr_num"
-                : g->op->shape_lets[i].body.type == OG_SXT_COND ? "opr_cond"
-                                                                : "opr_shape",
-                sx_name(g, OG_CN_L_LET, i));
   declare_family(w, g, OG_CN_L_SHAPES, "opr_shape");
+  declare_once(w, g);
   declare_family(w, g, OG_CN_L_FOLD, "opr_sx_fold");
   declare_family(w, g, OG_CN_L_INTS, "opr_sx_ints");
   declare_family(w, g, OG_CN_L_TEXT, "const char");

@@ -74,18 +74,10 @@ static const char *tensor_index(sx_gen *g, const og_sexpr *e,
   return sx_printf(g, "%s.known ? (size_t)%s.v : SIZE_MAX", n, n);
 }
 
-/* x: read once where the code always runs, then reused. */
+/* x: read once per function. */
 static const char *input_shape(sx_gen *g, size_t arg) {
-  if (g->input_read[arg]) return sx_name(g, OG_CN_L_INPUT, arg);
-  const char *sh;
-  if (g->depth == 0) {
-    sh = sx_name(g, OG_CN_L_INPUT, arg);
-    g->input_read[arg] = true;
-  } else {
-    sh = sx_temp(g, OG_CN_L_SHAPE);
-  }
-  sx_call(g, "opr_sx_input", index_c(g->in_ix, arg), ref(g, sh), NULL);
-  return sh;
+  const char *args[1] = {index_c(g->in_ix, arg)};
+  return sx_read_once(g, OG_CN_L_INPUT, arg, "opr_sx_input", args, 1);
 }
 
 static const char *value_form(sx_gen *g, const og_sexpr *e) {

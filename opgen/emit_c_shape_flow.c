@@ -203,23 +203,18 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
 /* ---- lets ---- */
 
 /* NAME(D, ...): the arguments first, then the let's function. A NAME
- * without parameters evaluated where the code always runs keeps its value
- * in its own local for every later use (it cannot differ). */
+ * without parameters is evaluated once per function: its value cannot
+ * differ from one use to the next. */
 const char *sx_let_call(sx_gen *g, const og_sexpr *e) {
   sx_mark m = sx_mark_get(g);
   const og_shape_let *let = &g->op->shape_lets[e->index];
   size_t n = e->nargs;
-  if (!n && g->let_read[e->index])
-    return sx_name(g, OG_CN_L_LET, e->index);
+  if (!n)
+    return sx_read_once(g, OG_CN_L_LET, e->index,
+                        og_cn_shape_let(g->f, g->op, let), NULL, 0);
   const char **args = og_arena_array(g->f->arena, n + 2, sizeof *args);
   for (size_t i = 0; i < n; i++) args[i] = sx_expr(g, &e->args[i]);
-  const char *r;
-  if (!n && g->depth == 0) {
-    r = sx_name(g, OG_CN_L_LET, e->index);
-    g->let_read[e->index] = true;
-  } else {
-    r = sx_result(g, m, sx_kind(e->type));
-  }
+  const char *r = sx_result(g, m, sx_kind(e->type));
   args[n] = ref(g, r);
   sx_call_n(g, og_cn_shape_let(g->f, g->op, let), args, n + 1);
   return r;

@@ -22,6 +22,16 @@ typedef struct sx_fail {
   bool used;
 } sx_fail;
 
+/* How far a value read once has been read in the code written so far:
+ * not yet; for sure (read where the code always runs: later uses just
+ * name the local); or maybe (first read in a branch or a loop: each use
+ * reads it unless its flag, inset0 or letset0, says it is there). */
+typedef enum sx_once {
+  SX_ONCE_NO,
+  SX_ONCE_DONE,
+  SX_ONCE_FLAG,
+} sx_once;
+
 typedef struct sx_gen {
   const og_c_file *f;
   const og_op *op;
@@ -33,12 +43,11 @@ typedef struct sx_gen {
   size_t *len[OG_CN_LOCALS]; /* arrays: the longest in each slot */
   size_t cap[OG_CN_LOCALS];
   bool *bound;             /* [op->nbound]: slots used here */
-  /* [op->ninputs]: the input's shape is in its own local (in0), read at
-   * the top level of the function (not in a branch or a loop), so every
-   * later use may reuse it. */
-  bool *input_read;
-  bool *let_read; /* [op->nshape_lets]: the same for lets without
-                     parameters (let0), whose value cannot differ */
+  /* Values read once per function, each in its own local: input shapes
+   * (in0, [op->ninputs]) and lets without parameters (let0,
+   * [op->nshape_lets]), which cannot differ from one use to the next. */
+  sx_once *input_once, *let_once;
+  bool *input_flag, *let_flag; /* their flags are used */
   int depth;               /* branches and loops around the code now */
   size_t labels, whats;    /* numbered once per function */
   sx_fail *fail;
@@ -82,6 +91,11 @@ const char *sx_what(const sx_gen *g, const og_sexpr *e);
 const char *sx_string(const sx_gen *g, const char *s);
 /* The declarations of the temporaries used, into w. */
 void sx_declare(og_writer *w, const sx_gen *g);
+
+/* The local of a value read once (`kind` OG_CN_L_INPUT or OG_CN_L_LET,
+ * `index`), read by `fn(c, args..., &local)` where needed; returns it. */
+const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
+                         const char *fn, const char *const *args, size_t n);
 
 /* ---- expressions (emit_c_shape_expr.c, emit_c_shape_flow.c) ---- */
 
