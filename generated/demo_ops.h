@@ -201,9 +201,6 @@ enum {
   DEMO_PAD_OUTPUT_OUTPUT = 0,
 };
 
-/* The shape function of Pad (shape_fn in the spec), written by hand. */
-opr_status demo_pad_shape(opr_infer_ctx *c);
-
 /*
  * Pad: Pads a tensor.
  *
@@ -224,6 +221,11 @@ opr_status demo_pad_shape(opr_infer_ctx *c);
  *     How to fill the padding.
  * Outputs:
  *   output: T.
+ * Requires:
+ *   require rank(paddings) == 2;
+ *   require dim(paddings, 1) == 2;
+ *   require rank(input) == dim(paddings, 0);
+ *   require all(value(paddings)[j] >= 0 for j < product(paddings));
  *
  * On success the caller owns each output tensor: release it with
  * opr_tensor_unref. A status other than OPR_OK is the caller's to free

@@ -1,6 +1,7 @@
-/* The paddings rules of Pad, shared by the CPU kernel, the GPU kernel's
- * host side and Pad's shape function, so that a call answers the same
- * words whichever layer catches a problem. */
+/* The paddings rules of Pad, shared by the CPU kernel and the GPU
+ * kernel's host side, so that a call answers the same words whichever
+ * layer catches a problem. (Pad's shape rules are its spec's statements,
+ * specs/demo.op.) */
 #ifndef OPGEN_PAD_CHECK_H
 #define OPGEN_PAD_CHECK_H
 

@@ -132,12 +132,14 @@ void og_c_comment(og_writer *w, const char *text);
 void og_c_comment_text(og_writer *w, const char *p, size_t n);
 /* "OPR_DTYPE_BIT(OPR_DT_FLOAT) | ..." for a set, or "0". */
 void og_c_dtype_set(og_writer *w, og_dtype_set set);
-/* Shape functions (emit_c_shape.c). The name an op's table points at:
+/* Shape functions (emit_c_shape*.c, docs/generated-code.md "How
+ * statements compile"). The name an op's table points at:
  * the function compiled from its shape statements, the user's
  * `shape_fn`, or NULL when the op has neither. */
 const char *og_c_shape_fn_name(const og_c_file *f, const og_op *op);
-/* The static function compiled from the op's shape statements (nothing
- * for an op without statements or with a shape_fn). */
+/* The static function compiled from the op's shape statements, after
+ * the static functions of the lets it uses (nothing for an op without
+ * statements or with a shape_fn). */
 void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op);
 /* A shape or require statement as the spec writes it ("require
  * rank(a) == 2;"). */

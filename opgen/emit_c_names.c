@@ -53,6 +53,31 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
   return join(f, name, suffix[part], "", "");
 }
 
+const char *og_cn_shape_let(const og_c_file *f, const og_op *op,
+                            const og_shape_let *let) {
+  return join(f, og_c_op_name(f, op), "_let_", let->name, "");
+}
+
+const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
+                              size_t n) {
+  static const char *const stem[OG_CN_LOCALS] = {
+      [OG_CN_L_CTX] = "c",     [OG_CN_L_STATUS] = "s",
+      [OG_CN_L_OUT] = "out",   [OG_CN_L_NUM] = "n",
+      [OG_CN_L_COND] = "b",    [OG_CN_L_SHAPE] = "sh",
+      [OG_CN_L_FOLD] = "f",    [OG_CN_L_BOUND] = "k",
+      [OG_CN_L_COUNT] = "m",   [OG_CN_L_KNOWN] = "kn",
+      [OG_CN_L_NUMS] = "a",
+      [OG_CN_L_SHAPES] = "v",  [OG_CN_L_WHATS] = "w",
+      [OG_CN_L_TEXT] = "t",    [OG_CN_L_INTS] = "q",
+      [OG_CN_L_ERR] = "e",     [OG_CN_L_PARAM] = "p",
+      [OG_CN_L_LABEL] = "done", [OG_CN_L_INPUT] = "in",
+      [OG_CN_L_LET] = "let",   [OG_CN_L_INPUT_SET] = "inset",
+      [OG_CN_L_LET_SET] = "letset",
+  };
+  if (kind <= OG_CN_L_OUT) return stem[kind];
+  return og_arena_printf(f->arena, "%s%zu", stem[kind], n);
+}
+
 const char *og_cn_attr(const og_c_file *f, const og_op *op, const og_attr *a,
                        og_cn_attr_part part) {
   static const char *const suffix[OG_CN_ATTR_PARTS] = {

@@ -45,6 +45,45 @@ typedef enum og_cn_op_part {
 } og_cn_op_part;
 const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part);
 
+/* The let functions of an op's compiled shape function (one static
+ * function per `let`): demo_pad_let_before. */
+const char *og_cn_shape_let(const og_c_file *f, const og_op *op,
+                            const og_shape_let *let);
+
+/* The locals of a compiled shape (or let) function. The fixed ones are
+ * the parameters and the status; the numbered families are temporaries
+ * (n0, b0, sh0, ...), bound names (k0: slot 0), parameters (p0) and
+ * labels (done0). None contains '_', so none meets a global name, and
+ * none is a C or C++ keyword or a runtime macro. */
+typedef enum og_cn_local {
+  OG_CN_L_CTX,    /* c: the opr_infer_ctx */
+  OG_CN_L_STATUS, /* s: the function's status */
+  OG_CN_L_OUT,    /* out: a let's result */
+  /* numbered */
+  OG_CN_L_NUM,    /* n0: opr_num */
+  OG_CN_L_COND,   /* b0: opr_cond */
+  OG_CN_L_SHAPE,  /* sh0: opr_shape */
+  OG_CN_L_FOLD,   /* f0: opr_sx_fold */
+  OG_CN_L_BOUND,  /* k0: a bound name's slot, int64_t */
+  OG_CN_L_COUNT,  /* m0: a comprehension's element count, size_t */
+  OG_CN_L_KNOWN,  /* kn0: whether that count is known, bool */
+  OG_CN_L_NUMS,   /* a0: opr_num[] of a literal shape */
+  OG_CN_L_SHAPES, /* v0: opr_shape[] of same() */
+  OG_CN_L_WHATS,  /* w0: the texts of a literal shape's elements */
+  OG_CN_L_TEXT,   /* t0: a string attr's value */
+  OG_CN_L_INTS,   /* q0: opr_sx_ints */
+  OG_CN_L_ERR,    /* e0: the status of an undecided branch */
+  OG_CN_L_PARAM,  /* p0: a let's parameter */
+  OG_CN_L_LABEL,  /* done0: where a failing branch goes */
+  OG_CN_L_INPUT,  /* in0: input 0's shape, read once */
+  OG_CN_L_LET,    /* let0: the value of let 0 (no parameters), once */
+  OG_CN_L_INPUT_SET, /* inset0: in0 is read (first read in a branch) */
+  OG_CN_L_LET_SET,   /* letset0: let0 is evaluated (likewise) */
+  OG_CN_LOCALS
+} og_cn_local;
+const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
+                              size_t n);
+
 /* The global names of an attr. */
 typedef enum og_cn_attr_part {
   OG_CN_ENUM,           /* demo_foo_mode: enum tag and typedef */

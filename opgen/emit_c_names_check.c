@@ -302,6 +302,14 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
     item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
   }
   if (op->shape_fn) shape_fn_name(r, f, op);
+  else if (op->nshape_rules)
+    for (size_t i = 0; i < op->nshape_lets; i++) {
+      const og_shape_let *let = &op->shape_lets[i];
+      claim c = {.name = og_cn_shape_let(f, op, let), .what = "the function",
+                 .item_kind = "let", .item = let->name, .op = op, .file = f,
+                 .pos = &let->pos};
+      claim_name(r, c, true);
+    }
   const char **attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
   const char **in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
   const char **out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);

@@ -329,11 +329,20 @@ static void register_fn(og_writer *w, const og_c_file *f) {
   og_w_line(w, "}");
 }
 
+/* Whether an op's statements compile to a shape function, which calls
+ * the expression API. */
+static bool compiles_shapes(const og_c_file *f) {
+  for (size_t i = 0; i < f->nops; i++)
+    if (f->ops[i]->nshape_rules && !f->ops[i]->shape_fn) return true;
+  return false;
+}
+
 void og_emit_c_source(const og_c_file *f, og_writer *w) {
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: registration tables, checks and "
                                               "wrappers for the ops of %s.",
                                     og_cn_file(f, OG_CN_OPS_C), f->spec));
   og_w_line(w, "#include \"%s\"", og_cn_file(f, OG_CN_OPS_H));
+  if (compiles_shapes(f)) og_w_line(w, "#include \"opr/shape_expr.h\"");
   if (og_c_defaults_need_math(f)) og_w_line(w, "#include <math.h>");
   og_w_newline(w);
   for (size_t i = 0; i < f->nops; i++) op_code(w, f, f->ops[i]);

@@ -401,14 +401,14 @@ static void pad_amounts_that_overflow_are_invalid(void **state) {
               "too large");
   const int64_t neg[4] = {0, 0, -1, 0};
   expect_code(pad_with(2, pd, neg, 4, &out), OPR_INVALID_ARGUMENT,
-              "must be >= 0");
+              "value(paddings)[j] >= 0");
   const int64_t wrong[2] = {3, 2};
   const int64_t six[6] = {0};
   expect_code(pad_with(2, wrong, six, 6, &out), OPR_INVALID_ARGUMENT,
-              "paddings must have shape [2, 2]");
+              "rank(input) == dim(paddings, 0) does not hold (2 vs 3)");
   const int64_t flat[1] = {4};
   expect_code(pad_with(1, flat, six, 4, &out), OPR_INVALID_ARGUMENT,
-              "paddings must have shape [2, 2]");
+              "rank(paddings) == 2 does not hold (1 vs 2)");
   assert_null(out);
 }
 

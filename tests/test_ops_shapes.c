@@ -272,16 +272,16 @@ static void pad_uses_the_paddings_when_they_are_known(void **state) {
   INFER_OK("Pad", "?; [?,2]", "?");
   INFER_OK("Pad", "?; ?", "?");
   INFER_ERROR("Pad", "[2,3]; [3,2]",
-              "Pad: paddings must have shape [2, 2] for an input of rank 2; "
-              "got [3, 2]");
+              "Pad: rank(input) == dim(paddings, 0) does not hold (2 vs 3)");
   INFER_ERROR("Pad", "[2,3]; [2]",
-              "Pad: paddings must have shape [2, 2] for an input of rank 2; "
-              "got [2]");
+              "Pad: rank(paddings) == 2 does not hold (1 vs 2)");
   INFER_ERROR("Pad", "?; [2]",
-              "Pad: 'paddings' must have rank 2, but has shape [2]");
-  INFER_ERROR("Pad", "?; [2,3]", "Pad: dim 1 of 'paddings' (3) must equal 2");
+              "Pad: rank(paddings) == 2 does not hold (1 vs 2)");
+  INFER_ERROR("Pad", "?; [2,3]", "Pad: dim(paddings, 1) == 2 does not hold (3 "
+                                 "vs 2)");
   INFER_ERROR("Pad", "[2,3]; [2,2]{0,0,1,-1}",
-              "Pad: paddings of dimension 1 are (1, -1); they must be >= 0");
+              "Pad: all(value(paddings)[j] >= 0 for j < product(paddings)) "
+              "does not hold");
   INFER_OK("Pad", "?; [3,2]{0,0,1,1,2,2}", "[?,?,?]");
 }
 
@@ -301,14 +301,17 @@ static void pad_reads_int64_paddings(void **state) {
   assert_int_equal(out.shapes[0].dims[0], 6);
   assert_int_equal(out.shapes[0].dims[1], 11);
   opr_inferred_shapes_free(&out);
-  /* A value of a wrong type is refused, not misread. */
+  /* A value of a wrong type is not read: the dims stay unknown. */
   opr_tensor *f;
   expect_ok(opr_tensor_new(OPR_DT_FLOAT, 2, pdims, &f));
   const opr_tensor *const floats[1] = {f};
   const opr_shape_input bad[2] = {{in, NULL, 1}, {ps, floats, 1}};
-  expect_status(opr_infer_shapes(&demo_pad_def, bad, 2, NULL, 0, &out),
-                OPR_INVALID_ARGUMENT,
-                "Pad: paddings must be int32 or int64, got float");
+  expect_ok(opr_infer_shapes(&demo_pad_def, bad, 2, NULL, 0, &out));
+  assert_int_equal(out.count, 1);
+  assert_int_equal(out.shapes[0].rank, 2);
+  assert_int_equal(out.shapes[0].dims[0], OPR_UNKNOWN_DIM);
+  assert_int_equal(out.shapes[0].dims[1], OPR_UNKNOWN_DIM);
+  opr_inferred_shapes_free(&out);
   opr_tensor_unref(f);
   opr_tensor_unref(t);
 }
@@ -319,9 +322,9 @@ static void matrix_example_is_the_guides_shape_function(void **state) {
   INFER_OK("MatrixExample", "[?,7]", "[?,3]");
   INFER_OK("MatrixExample", "?", "[?,3]");
   INFER_ERROR("MatrixExample", "[5]",
-              "MatrixExample: rank of 'input' (1) must equal 2");
+              "MatrixExample: rank(input) == 2 does not hold (1 vs 2)");
   INFER_ERROR("MatrixExample", "[1,2,3]",
-              "MatrixExample: rank of 'input' (3) must equal 2");
+              "MatrixExample: rank(input) == 2 does not hold (3 vs 2)");
 }
 
 static void mat_mul_like_checks_the_inner_dims(void **state) {
@@ -333,11 +336,11 @@ static void mat_mul_like_checks_the_inner_dims(void **state) {
   INFER_OK("MatMulLike", "?;?", "[?,?]");
   INFER_OK("MatMulLike", "[2,?];?", "[2,?]");
   INFER_ERROR("MatMulLike", "[2,3];[4,5]",
-              "MatMulLike: dim 1 of 'a' (3) must equal dim 0 of 'b' (4)");
+              "MatMulLike: dim(a, 1) == dim(b, 0) does not hold (3 vs 4)");
   INFER_ERROR("MatMulLike", "[2];[2,2]",
-              "MatMulLike: rank of 'a' (1) must equal 2");
+              "MatMulLike: rank(a) == 2 does not hold (1 vs 2)");
   INFER_ERROR("MatMulLike", "?;[2,2,2]",
-              "MatMulLike: rank of 'b' (3) must equal 2");
+              "MatMulLike: rank(b) == 2 does not hold (3 vs 2)");
 }
 
 /* The signature-only examples have no shape statements. */
@@ -361,11 +364,13 @@ static void input_literal_and_input_dims(void **state) {
   INFER_OK("Literal", "[5,6]", "[5,3]");
   INFER_OK("Literal", "[?]", "[?,3]");
   INFER_OK("Literal", "?", "[?,3]");
-  INFER_ERROR("Literal", "[]", "Literal: 'x' has no dim 0: its shape is []");
+  INFER_ERROR("Literal", "[]", "Literal: axis 0 is out of range for rank 0 in "
+                               "dim(x, 0); it must be in [0, 0)");
   INFER_OK("LastDims", "[1,2,3]", "[3,2]");
   INFER_OK("LastDims", "?", "[?,?]");
   INFER_ERROR("LastDims", "[4]",
-              "LastDims: 'x' has no dim -2: its shape is [4]");
+              "LastDims: axis -2 is out of range for rank 1 in dim(x, -2); it "
+              "must be in [-1, 1)");
   INFER_OK("RankAsDim", "[4,4,4]", "[3]");
   INFER_OK("RankAsDim", "[]", "[0]");
   INFER_OK("RankAsDim", "?", "[?]");
@@ -381,16 +386,16 @@ static void dim_arithmetic(void **state) {
 
 static void dim_arithmetic_errors_name_the_expression(void **state) {
   (void)state;
-  INFER_ERROR("Arith", "[1,4]", "Arith: dim(x, 0) - 2 is negative (1 - 2)");
+  INFER_ERROR("Arith", "[1,4]", "Arith: dim(x, 0) - 2 is -1, a negative dim");
   INFER_ERROR("Arith", "[6,5]",
               "Arith: dim(x, 1) / 2 is not a whole number (5 / 2)");
   INFER_OK("Parens", "[3,4]", "[8,0,11]");
   INFER_OK("Parens", "[?,4]", "[?,?,?]");
   INFER_ERROR("Parens", "[2,4]",
-              "Parens: dim(x, 0) - (dim(x, 1) - 1) is negative (2 - 3)");
+              "Parens: dim(x, 0) - (dim(x, 1) - 1) is -1, a negative dim");
   INFER_OK("Negation", "[0]", "[?,0]");
   INFER_OK("Negation", "[?]", "[?,?]");
-  INFER_ERROR("Negation", "[2]", "Negation: -dim(x, 0) is negative (0 - 2)");
+  INFER_ERROR("Negation", "[2]", "Negation: -dim(x, 0) is -2, a negative dim");
 }
 
 static void merge_of_one_list_and_of_several_inputs(void **state) {
@@ -402,11 +407,9 @@ static void merge_of_one_list_and_of_several_inputs(void **state) {
   INFER_OK("MergeMany", "[2,?];?;", "[2,?]");
   INFER_OK("MergeMany", "[2,?];[?,3];[?,?],?", "[2,3]");
   INFER_ERROR("MergeMany", "[2,?];[?,3];[4,3]",
-              "MergeMany: 'a', 'b' and 'xs' must have compatible shapes, but "
-              "are [2, 3] and [4, 3]");
+              "MergeMany: merge(a, b, xs): [2, 3] and [4, 3] do not merge");
   INFER_ERROR("MergeMany", "[2];[3];",
-              "MergeMany: 'a', 'b' and 'xs' must have compatible shapes, but "
-              "are [2] and [3]");
+              "MergeMany: merge(a, b, xs): [2] and [3] do not merge");
   INFER_OK("ListAsShape", "[?,5],[4,?]", "[4,5]");
   INFER_OK("ListAsShape", "", "?"); /* an empty list says nothing */
 }
@@ -418,8 +421,7 @@ static void broadcast_of_inputs_literals_and_attrs(void **state) {
   INFER_OK("Broadcast", "[?,1];[5]", "[?,5]");
   INFER_OK("Broadcast", "?;[5]", "?");
   INFER_ERROR("Broadcast", "[2,3];[4]",
-              "Broadcast: 'x' and 'y' must be broadcast-compatible, but are "
-              "[2, 3] and [4]");
+              "Broadcast: broadcast(x, y): [2, 3] and [4] do not broadcast");
   INFER_OK("BroadcastMixed", "[3]", "[2,1,3]"); /* s defaults to [1, 3] */
   INFER_OK("BroadcastMixed", "[]", "[2,1,3]");
   INFER_OK("BroadcastMixed", "?", "?");
@@ -433,8 +435,8 @@ static void broadcast_mixed_uses_the_shape_attr(void **state) {
   INFER_OK_ATTRS("BroadcastMixed", s4, "[1]", "[2,4,1]");
   INFER_OK_ATTRS("BroadcastMixed", s4, "[3]", "[2,4,3]");
   INFER_ERROR_ATTRS("BroadcastMixed", s4, "[5,1]",
-                    "BroadcastMixed: 'x', [2, 1, 1] and attr 's' must be "
-                    "broadcast-compatible, but are [2, 5, 1] and [4, 1]");
+                    "BroadcastMixed: broadcast(x, [2, 1, 1], attr(s)): [2, 5, "
+                    "1] and [4, 1] do not broadcast");
   INFER_OK("BroadcastLiterals", "[3]", "?");
 }
 
@@ -447,14 +449,14 @@ static void scalar_unknown_and_attrs(void **state) {
       {"s", {.kind = OPR_ATTR_SHAPE,
              .u.shape = {2, (const int64_t[]){-1, 7}}}}};
   INFER_OK_ATTRS("AttrShape", s, "[1]", "[?,7]");
-  INFER_OK("AttrShape", "[1]", "?"); /* the attr not given: unknown */
+  /* The attr not given (and without a default): reading it is an error. */
+  INFER_ERROR("AttrShape", "[1]", "AttrShape: attr(s): attr 's' has no value");
   const opr_named_attr k[1] = {{"k", {.kind = OPR_ATTR_INT, .u.i = 9}}};
   INFER_OK_ATTRS("AttrDim", k, "[2]", "[9,2]");
   INFER_OK("AttrDim", "[2]", "[?,2]"); /* default -1: unknown */
   const opr_named_attr bad[1] = {{"k", {.kind = OPR_ATTR_INT, .u.i = -4}}};
   INFER_ERROR_ATTRS("AttrDim", bad, "[2]",
-                    "AttrDim: attr 'k' is -4; a dim must be >= 0 (or -1: "
-                    "unknown)");
+                    "AttrDim: attr(k) is -4, a negative dim");
 }
 
 static void the_six_comparisons(void **state) {
@@ -463,13 +465,13 @@ static void the_six_comparisons(void **state) {
   INFER_OK("Compare", "?;?", "?");
   INFER_OK("Compare", "[?,3];[2,?]", "[?,3]");
   INFER_ERROR("Compare", "[2,3];[1,4]",
-              "Compare: dim 0 of 'a' (2) must equal dim 0 of 'b' (1)");
+              "Compare: dim(a, 0) == dim(b, 0) does not hold (2 vs 1)");
   INFER_ERROR("Compare", "[2,3];[2,3]",
-              "Compare: dim 1 of 'a' (3) must differ from dim 1 of 'b' (3)");
+              "Compare: dim(a, 1) != dim(b, 1) does not hold (3 vs 3)");
   INFER_ERROR("Compare", "[2,3,1,1];?",
-              "Compare: rank of 'a' (4) must be less than 4");
+              "Compare: rank(a) < 4 does not hold (4 vs 4)");
   INFER_ERROR("Compare", "?;[2]",
-              "Compare: rank of 'b' (1) must be greater than 1");
+              "Compare: rank(b) > 1 does not hold (1 vs 1)");
 }
 
 static void ranges_and_same(void **state) {
@@ -478,19 +480,16 @@ static void ranges_and_same(void **state) {
   INFER_OK("InRange", "[4];[2]", "[4]");
   INFER_OK("InRange", "?;?", "?");
   INFER_OK("InRange", "[9];?", "[9]");
-  INFER_ERROR("InRange", "[];[2]", "InRange: rank of 'x' (0) must be in [1, 3]");
+  INFER_ERROR("InRange", "[];[2]", "InRange: rank(x) in [1, 3] does not hold");
   INFER_ERROR("InRange", "[1,1,1,1];?",
-              "InRange: rank of 'x' (4) must be in [1, 3]");
+              "InRange: rank(x) in [1, 3] does not hold");
   INFER_ERROR("InRange", "[5];[2]",
-              "InRange: dim 0 of 'x' (5) must be in [dim 0 of 'lo' (2), "
-              "dim(lo, 0) * 2 (4)]");
+              "InRange: dim(x, 0) in [dim(lo, 0), dim(lo, 0) * 2] does not hold");
   INFER_ERROR("InRange", "[1];[2]",
-              "InRange: dim 0 of 'x' (1) must be in [dim 0 of 'lo' (2), "
-              "dim(lo, 0) * 2 (4)]");
+              "InRange: dim(x, 0) in [dim(lo, 0), dim(lo, 0) * 2] does not hold");
   INFER_OK("Same", "[2,?];[?,3];?", "[?,2]");
   INFER_ERROR("Same", "[2];[2];[3]",
-              "Same: 'a', 'b' and 'c' must have compatible shapes, but are "
-              "[2] and [3]");
+              "Same: same(a, b, c) does not hold");
 }
 
 static void list_outputs_and_outputs_without_statements(void **state) {
@@ -500,7 +499,8 @@ static void list_outputs_and_outputs_without_statements(void **state) {
   INFER_OK("ListOutput", "[7]", ""); /* N unknown: no tensors */
   INFER_OK("SomeOutputs", "[4,5]", "[4,5];?;[4]");
   INFER_OK("RequireOnly", "[4]", "?");
-  INFER_ERROR("RequireOnly", "[4,4]", "RequireOnly: rank of 'x' (2) must equal 1");
+  INFER_ERROR("RequireOnly", "[4,4]", "RequireOnly: rank(x) == 1 does not hold "
+                                      "(2 vs 1)");
   INFER_OK("NoShape", "[4]", "?");
   assert_null(shape_forms_no_shape_def.shape_fn);
 }
@@ -523,10 +523,9 @@ static void names_that_are_c_keywords(void **state) {
   INFER_OK("Keywords", "[2];[2];[2]", "[4,1];[2]");
   INFER_OK("Keywords", "?;?;?", "[?,?];?");
   INFER_ERROR("Keywords", "[2];[3];[3]",
-              "Keywords: dim 0 of 'int' (2) must equal dim 0 of 'c' (3)");
+              "Keywords: dim(int, 0) == dim(c, 0) does not hold (2 vs 3)");
   INFER_ERROR("Keywords", "[2];[2];[3]",
-              "Keywords: 'c' and 's' must have compatible shapes, but are [2] "
-              "and [3]");
+              "Keywords: merge(c, s): [2] and [3] do not merge");
 }
 
 /* ---- inside calls ---- */
@@ -567,7 +566,7 @@ static void calls_are_checked_before_the_kernel_runs(void **state) {
   seen.calls = 0;
   expect_status(guide_shapes_mat_mul_like(ctx, a, b, &out),
                 OPR_INVALID_ARGUMENT,
-                "MatMulLike: dim 1 of 'a' (3) must equal dim 0 of 'b' (4)");
+                "MatMulLike: dim(a, 1) == dim(b, 0) does not hold (3 vs 4)");
   assert_int_equal(seen.calls, 0);
   assert_null(out);
   /* The generic entry runs the same inference. */
@@ -577,7 +576,7 @@ static void calls_are_checked_before_the_kernel_runs(void **state) {
   expect_status(opr_execute(ctx, "MatMulLike", inputs, 2, NULL, 0, &out, 1,
                             &n),
                 OPR_INVALID_ARGUMENT,
-                "MatMulLike: dim 1 of 'a' (3) must equal dim 0 of 'b' (4)");
+                "MatMulLike: dim(a, 1) == dim(b, 0) does not hold (3 vs 4)");
   assert_int_equal(seen.calls, 0);
   opr_tensor_unref(a);
   opr_tensor_unref(b);
@@ -712,8 +711,7 @@ static void shipped_ops_validate_their_calls(void **state) {
   opr_tensor *in = tensor(2, d23), *pads = NULL;
   expect_ok(opr_tensor_new(OPR_DT_INT32, 2, d32, &pads));
   expect_status(demo_pad(ctx, in, pads, NULL, &out), OPR_INVALID_ARGUMENT,
-                "Pad: paddings must have shape [2, 2] for an input of rank 2; "
-                "got [3, 2]");
+                "Pad: rank(input) == dim(paddings, 0) does not hold (2 vs 3)");
   assert_null(out);
   opr_tensor_unref(pads);
   opr_tensor_unref(in);
