@@ -10,7 +10,9 @@
  * 2. Dispatch overhead on one-element tensors: the kernel called directly,
  *    the typed wrapper, the generic by-name entry.
  * 3. Kernels: Example (x * 2) and AddN on 64M float32 elements, 1 and 2
- *    threads, beside memcpy of the same bytes. */
+ *    threads, beside memcpy of the same bytes.
+ * 4. Shape inference: statements compiled by opgen beside the same rules
+ *    written by hand in C. */
 #include "bench_util.h"
 #include "bench_sections.h"
 
@@ -24,6 +26,7 @@ static const struct {
     {"frontend", bench_frontend},
     {"dispatch", bench_dispatch},
     {"kernels", bench_kernels},
+    {"shapes", bench_shapes},
 };
 enum { NSECTIONS = sizeof sections / sizeof *sections };
 
@@ -36,7 +39,7 @@ int main(int argc, char **argv) {
       if (strcmp(argv[i], sections[k].name) == 0) chosen[k] = known = any = true;
     if (!known) {
       fprintf(stderr, "usage: opgen_bench [--quick] [frontend] [dispatch] "
-                      "[kernels]\n");
+                      "[kernels] [shapes]\n");
       return 2;
     }
   }
