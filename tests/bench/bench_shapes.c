@@ -37,7 +37,28 @@ static double batch(const bench_case *b, const opr_op_def *op, long calls) {
   return (bench_now() - start) * 1e9 / (double)calls;
 }
 
+/* The two functions must infer the same shapes, or the figures compare
+ * different work. */
+static bool same_result(const bench_case *b) {
+  opr_inferred_shapes x, y;
+  opr_status s = opr_infer_shapes(b->generated, b->inputs, b->ninputs,
+                                  b->attrs, b->nattrs, &x);
+  opr_status t = opr_infer_shapes(b->hand, b->inputs, b->ninputs, b->attrs,
+                                  b->nattrs, &y);
+  bool same = !s && !t && x.count == y.count;
+  for (size_t i = 0; same && i < x.count; i++)
+    same = opr_shape_same(x.shapes[i], y.shapes[i]) &&
+           opr_shape_fully_defined(x.shapes[i]);
+  if (!s) opr_inferred_shapes_free(&x);
+  if (!t) opr_inferred_shapes_free(&y);
+  opr_status_free(s);
+  opr_status_free(t);
+  if (!same) fprintf(stderr, "%s: the two functions disagree\n", b->name);
+  return same;
+}
+
 static int run(const bench_case *b, long calls, int rounds) {
+  if (!same_result(b)) return 1;
   double best[2] = {1e30, 1e30};
   for (int r = 0; r < rounds; r++)
     for (int p = 0; p < 2; p++) {
