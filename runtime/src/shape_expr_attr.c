@@ -17,7 +17,7 @@ static const char *const kind_words[] = {
  * known yet). */
 static const opr_attr_value *attr_value(opr_infer_ctx *c, size_t attr,
                                         const char *what, opr_status *s) {
-  const opr_attr_value *v = opr_infer_attr(c, attr);
+  const opr_attr_value *v = sx_attr(c, attr);
   *s = OPR_OK;
   if (v && v->kind != OPR_ATTR_UNSET &&
       (v->kind != OPR_ATTR_TENSOR || v->is_list || v->u.tensor))

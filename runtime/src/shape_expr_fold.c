@@ -212,21 +212,6 @@ opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
 
 /* ---- conditions ---- */
 
-void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
-  opr_cond decides = f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE;
-  f->count++;
-  if (x == decides) f->cond = decides;
-  else if (x == OPR_COND_UNDECIDED) f->partial = true;
-}
-
-void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
-
-bool opr_sx_fold_done(const opr_sx_fold *f) {
-  return (f->op == OPR_FOLD_ALL && f->cond == OPR_COND_FALSE) ||
-         (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
-         (f->op == OPR_FOLD_PRODUCT && f->zero);
-}
-
 opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
   if (f->cond == (f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE))
     return f->cond; /* decided by an element */
@@ -235,14 +220,8 @@ opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
 
 /* ---- the N of a comprehension ---- */
 
-opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
-                        size_t *count, bool *known) {
-  *count = 0;
-  *known = n.known;
-  if (!n.known) return OPR_OK;
-  if (n.v < 0)
-    return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
-                           sx_what(what), n.v);
-  *count = (size_t)n.v;
-  return OPR_OK;
+OPR_COLD opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
+                                          const char *what) {
+  return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
+                         sx_what(what), n.v);
 }

@@ -13,10 +13,18 @@ static const char *text(opr_shape s, shape_text buf) {
 
 opr_status opr_sx_input_tensor(opr_infer_ctx *c, size_t arg, size_t index,
                                opr_shape *out) {
-  *out = opr_infer_input(c, arg, index);
   /* A call's values are its tensors: nothing to merge. */
-  const opr_tensor *v = c->shapes ? opr_infer_input_value(c, arg, index)
-                                  : NULL;
+  if (!c->shapes) {
+    *out = opr_infer_input(c, arg, index);
+    return OPR_OK;
+  }
+  if (arg >= c->op->ninputs || index >= c->shapes[arg].count) {
+    *out = opr_shape_unknown();
+    return OPR_OK;
+  }
+  const opr_shape_input *in = &c->shapes[arg];
+  const opr_tensor *v = in->values ? in->values[index] : NULL;
+  *out = in->shapes[index];
   if (!v || opr_shape_fully_defined(*out)) return OPR_OK;
   return opr_infer_merge(c, *out, (opr_shape){v->rank, v->dims}, NULL, out);
 }
@@ -31,7 +39,7 @@ OPR_COLD static opr_status list_mismatch(opr_infer_ctx *c, size_t arg,
                          text(next, tb), text(before, ta));
 }
 
-opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
+static opr_status input_shape(opr_infer_ctx *c, size_t arg, opr_shape *out) {
   if (c->tensors || arg >= c->op->ninputs || !c->shapes[arg].values)
     return opr_infer_input_shape(c, arg, out);
   size_t n = opr_infer_num_inputs(c, arg);
@@ -45,6 +53,20 @@ opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
     if ((s = opr_infer_merge(c, *out, next, NULL, out))) return s;
   }
   return OPR_OK;
+}
+
+opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
+  uint32_t bit = arg < INFER_CACHED_INPUTS ? UINT32_C(1) << arg : 0;
+  if (c->sx_inputs_set & bit) {
+    *out = c->sx_inputs[arg];
+    return OPR_OK;
+  }
+  opr_status s = input_shape(c, arg, out);
+  if (!s && bit) {
+    c->sx_inputs[arg] = *out;
+    c->sx_inputs_set |= bit;
+  }
+  return s;
 }
 
 opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,

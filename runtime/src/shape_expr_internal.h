@@ -41,6 +41,24 @@ opr_status opr_sx_join_shapes(opr_infer_ctx *c, opr_shape a, opr_shape b,
 opr_status opr_sx_input_tensor(opr_infer_ctx *c, size_t arg, size_t index,
                                opr_shape *out);
 
+/* opr_infer_input_value and opr_infer_attr without the call: every read
+ * of a generated function goes through them. */
+static inline const opr_tensor *sx_input_value(const opr_infer_ctx *c,
+                                               size_t arg, size_t index) {
+  if (arg >= c->op->ninputs) return NULL;
+  if (c->shapes) {
+    const opr_shape_input *in = &c->shapes[arg];
+    return in->values && index < in->count ? in->values[index] : NULL;
+  }
+  if (index >= c->tensors[arg].count) return NULL;
+  const opr_tensor *t = c->tensors[arg].tensors[index];
+  return t->device == OPR_DEVICE_CPU ? t : NULL;
+}
+static inline const opr_attr_value *sx_attr(const opr_infer_ctx *c,
+                                            size_t attr) {
+  return attr < c->op->nattrs ? &c->attrs[attr] : NULL;
+}
+
 /* The op's name for input `arg` / attr `attr`, for messages. */
 static inline const char *sx_input_name(const opr_infer_ctx *c, size_t arg) {
   return arg < c->op->ninputs ? c->op->inputs[arg].name : "?";

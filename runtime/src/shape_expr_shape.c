@@ -30,16 +30,10 @@ opr_status opr_sx_unknown_rank(opr_infer_ctx *c, opr_num n, const char *what,
   return opr_sx_unknown_of_rank(c, n.v, what, out);
 }
 
-opr_num opr_sx_rank(opr_shape s) { return opr_sx_dim_num(s.rank); }
-
-opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
-                      const char *what, opr_num *out) {
+OPR_COLD opr_status opr_sx_dim_out_of_range(opr_infer_ctx *c, opr_shape s,
+                                            opr_num i, const char *what) {
   int axis;
-  *out = opr_sx_unknown_num();
-  if (!i.known || s.rank < 0) return OPR_OK;
-  opr_status st = opr_sx_axis(c, i.v, s.rank, 0, what, &axis);
-  if (!st) *out = opr_sx_dim_num(s.dims[axis]);
-  return st;
+  return opr_sx_axis(c, i.v, s.rank, 0, what, &axis);
 }
 
 /* A slice bound with Python's rules, clamped to [0, rank]. */

@@ -10,7 +10,7 @@ typedef char shape_text[256];
 /* The known int32/int64 value of tensor `index` of input `arg`. */
 static const opr_tensor *int_value(const opr_infer_ctx *c, size_t arg,
                                    size_t index) {
-  const opr_tensor *v = opr_infer_input_value(c, arg, index);
+  const opr_tensor *v = sx_input_value(c, arg, index);
   if (!v || (v->dtype != OPR_DT_INT32 && v->dtype != OPR_DT_INT64))
     return NULL;
   return v;
@@ -60,8 +60,8 @@ static opr_status dims_of_values(opr_infer_ctx *c, const opr_tensor *v,
   return OPR_OK;
 }
 
-opr_status opr_sx_value_shape(opr_infer_ctx *c, size_t arg, size_t index,
-                              const char *what, opr_shape *out) {
+static opr_status value_shape(opr_infer_ctx *c, size_t arg, size_t index,
+                               const char *what, opr_shape *out) {
   opr_shape x;
   opr_status s = opr_sx_input_tensor(c, arg, index, &x);
   *out = opr_shape_unknown();
@@ -71,6 +71,22 @@ opr_status opr_sx_value_shape(opr_infer_ctx *c, size_t arg, size_t index,
   if (v) return dims_of_values(c, v, what, out);
   if (x.rank < 0 || x.dims[0] < 0) return OPR_OK;
   return opr_sx_unknown_of_rank(c, x.dims[0], what, out);
+}
+
+opr_status opr_sx_value_shape(opr_infer_ctx *c, size_t arg, size_t index,
+                              const char *what, opr_shape *out) {
+  uint32_t bit = arg < INFER_CACHED_INPUTS && index == 0
+                     ? UINT32_C(1) << arg : 0;
+  if (c->sx_values_set & bit) {
+    *out = c->sx_values[arg];
+    return OPR_OK;
+  }
+  opr_status s = value_shape(c, arg, index, what, out);
+  if (!s && bit) {
+    c->sx_values[arg] = *out;
+    c->sx_values_set |= bit;
+  }
+  return s;
 }
 
 opr_status opr_sx_value_num(opr_infer_ctx *c, size_t arg, size_t index,

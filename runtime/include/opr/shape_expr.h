@@ -77,29 +77,89 @@ static inline opr_num opr_sx_computed(opr_num n) {
   return n;
 }
 
+/* The small operations below are inline: a generated function calls them
+ * at every step. Their errors (and anything not the common case) go to
+ * these out-of-line functions, which the inline ones call. */
+typedef enum opr_sx_arith_op {
+  OPR_SX_ADD,
+  OPR_SX_SUB,
+  OPR_SX_MUL,
+  OPR_SX_DIV,
+  OPR_SX_MOD,
+  OPR_SX_CEIL_DIV,
+} opr_sx_arith_op;
+/* The error of opr_sx_as_dim for n (known, negative, not a direct -1). */
+opr_status opr_sx_negative_dim(opr_infer_ctx *c, opr_num n,
+                               const char *what);
+/* a op b with every rule: what opr_sx_add ... opr_sx_ceil_div do. */
+opr_status opr_sx_arith(opr_infer_ctx *c, opr_sx_arith_op op, opr_num a,
+                        opr_num b, const char *what, opr_num *out);
+
 /* A number where a dim is needed (an element of [...], the D of set and
  * insert): unknown -> OPR_UNKNOWN_DIM; a direct -1 -> OPR_UNKNOWN_DIM;
  * another negative value is an error. */
-opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n, const char *what,
-                         int64_t *dim);
+static inline opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n,
+                                       const char *what, int64_t *dim) {
+  if (n.known && n.v >= 0) {
+    *dim = n.v;
+    return OPR_OK;
+  }
+  *dim = OPR_UNKNOWN_DIM;
+  if (!n.known || (n.direct && n.v == -1)) return OPR_OK;
+  return opr_sx_negative_dim(c, n, what);
+}
 
 /* + - * / % ceil_div and unary -, with the contract's rules for unknowns
  * and zero (0 * ? is 0, 1 * x is x; -1 % 4 is 3; ceil_div rounds toward
  * plus infinity); overflow of 64 bits, an inexact `/` of known operands
  * and a known divisor <= 0 (whatever the dividend) are errors. Results
  * are not direct. */
-opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
-                           const char *what, opr_num *out);
+static inline opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  int64_t r;
+  if (a.known && b.known && !__builtin_add_overflow(a.v, b.v, &r)) {
+    out->v = r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_arith(c, OPR_SX_ADD, a, b, what, out);
+}
+static inline opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  int64_t r;
+  if (a.known && b.known && !__builtin_sub_overflow(a.v, b.v, &r)) {
+    out->v = r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_arith(c, OPR_SX_SUB, a, b, what, out);
+}
+static inline opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  return opr_sx_arith(c, OPR_SX_MUL, a, b, what, out);
+}
+static inline opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  return opr_sx_arith(c, OPR_SX_DIV, a, b, what, out);
+}
+static inline opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  if (a.known && b.known && b.v > 0) { /* b > 0: no overflow */
+    int64_t r = a.v % b.v;
+    out->v = r < 0 ? r + b.v : r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_arith(c, OPR_SX_MOD, a, b, what, out);
+}
+static inline opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a,
+                                         opr_num b, const char *what,
+                                         opr_num *out) {
+  return opr_sx_arith(c, OPR_SX_CEIL_DIV, a, b, what, out);
+}
 opr_status opr_sx_neg(opr_infer_ctx *c, opr_num a, const char *what,
                       opr_num *out);
 /* window(D, size, stride, dilation, padding): padding "VALID" ((D -
@@ -115,7 +175,21 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
 
 /* a cmp b (OPR_DIM_EQ ... from opr/shape.h); undecided when either is
  * unknown. */
-opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b);
+static inline opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp,
+                                      opr_num b) {
+  bool r;
+  if (!a.known || !b.known) return OPR_COND_UNDECIDED;
+  switch (cmp) {
+  case OPR_DIM_EQ: r = a.v == b.v; break;
+  case OPR_DIM_NE: r = a.v != b.v; break;
+  case OPR_DIM_LT: r = a.v < b.v; break;
+  case OPR_DIM_LE: r = a.v <= b.v; break;
+  case OPR_DIM_GT: r = a.v > b.v; break;
+  case OPR_DIM_GE: r = a.v >= b.v; break;
+  default: return OPR_COND_UNDECIDED;
+  }
+  return r ? OPR_COND_TRUE : OPR_COND_FALSE;
+}
 /* x in [lo, hi]: lo <= x <= hi; undecided when any of them is unknown. */
 opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi);
 static inline opr_cond opr_sx_not(opr_cond a) {
@@ -127,17 +201,30 @@ opr_status opr_sx_bit(opr_infer_ctx *c, opr_num n, opr_num i,
 /* same(S, ...): decided now: true when they merge, else false. */
 opr_cond opr_sx_same(opr_infer_ctx *c, const opr_shape *shapes, size_t n);
 /* known(D), known(S): decided now (a shape: rank and every dim). */
-opr_cond opr_sx_known_num(opr_num n);
+static inline opr_cond opr_sx_known_num(opr_num n) {
+  return n.known ? OPR_COND_TRUE : OPR_COND_FALSE;
+}
 opr_cond opr_sx_known_shape(opr_shape s);
 /* `require C;`: an error when `cond` is false (undecided passes). `what`
  * is the statement's condition; `detail` (or NULL) the operands' values:
  *   Pad: rank(input) == dim(paddings, 0) does not hold (3 vs 2) */
-opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond, const char *what,
-                          const char *detail);
+opr_status opr_sx_require_failed(opr_infer_ctx *c, const char *what,
+                                 const char *detail);
+static inline opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond,
+                                        const char *what,
+                                        const char *detail) {
+  if (cond != OPR_COND_FALSE) return OPR_OK;
+  return opr_sx_require_failed(c, what, detail);
+}
 /* `require a cmp b;` with the values in the message. */
-opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
-                                  opr_dim_cmp cmp, opr_num b,
-                                  const char *what);
+opr_status opr_sx_require_compare_failed(opr_infer_ctx *c, opr_num a,
+                                         opr_num b, const char *what);
+static inline opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
+                                                opr_dim_cmp cmp, opr_num b,
+                                                const char *what) {
+  if (opr_sx_compare(a, cmp, b) != OPR_COND_FALSE) return OPR_OK;
+  return opr_sx_require_compare_failed(c, a, b, what);
+}
 
 /* ---- inputs (arg: the op's input index) ---- */
 
@@ -239,10 +326,22 @@ opr_status opr_sx_shape(opr_infer_ctx *c, const opr_num *dims, size_t n,
                         const char *const *whats, opr_shape *out);
 opr_status opr_sx_unknown_rank(opr_infer_ctx *c, opr_num n, const char *what,
                                opr_shape *out); /* unknown(n) */
-opr_num opr_sx_rank(opr_shape s);
+static inline opr_num opr_sx_rank(opr_shape s) {
+  return opr_sx_dim_num(s.rank);
+}
 /* S[i], dim(x, i): i counts from the end when negative. */
-opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
-                      const char *what, opr_num *out);
+opr_status opr_sx_dim_out_of_range(opr_infer_ctx *c, opr_shape s, opr_num i,
+                                   const char *what);
+static inline opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
+                                    const char *what, opr_num *out) {
+  *out = opr_sx_unknown_num();
+  if (!i.known || s.rank < 0) return OPR_OK;
+  int64_t at = i.v < 0 ? i.v + s.rank : i.v;
+  if (i.v < -(int64_t)s.rank || at >= s.rank)
+    return opr_sx_dim_out_of_range(c, s, i, what);
+  *out = opr_sx_dim_num(s.dims[at]);
+  return OPR_OK;
+}
 /* S[lo:hi]; has_lo/has_hi false for a bound left out. Python's rules,
  * bounds clamped, never an error; `?` for an unknown rank or bound. */
 opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
@@ -320,16 +419,35 @@ opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
                            const char *what);
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
-void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x);
+static inline void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
+  opr_cond decides = f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE;
+  f->count++;
+  if (x == decides) f->cond = decides;
+  else if (x == OPR_COND_UNDECIDED) f->partial = true;
+}
 /* The N of a comprehension: *count = N when known (negative: an error);
  * *known false when unknown (then opr_sx_fold_unknown, no elements). */
-opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
-                        size_t *count, bool *known);
+opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
+                                 const char *what);
+static inline opr_status opr_sx_count(opr_infer_ctx *c, opr_num n,
+                                      const char *what, size_t *count,
+                                      bool *known) {
+  *count = 0;
+  *known = n.known;
+  if (!n.known) return OPR_OK;
+  if (n.v < 0) return opr_sx_negative_count(c, n, what);
+  *count = (size_t)n.v;
+  return OPR_OK;
+}
 /* N unknown, or an `if` undecided for some element: the result is
  * unknown (a decided all/any stays decided). */
-void opr_sx_fold_unknown(opr_sx_fold *f);
+static inline void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
 /* all/any decided: later elements are not evaluated. */
-bool opr_sx_fold_done(const opr_sx_fold *f);
+static inline bool opr_sx_fold_done(const opr_sx_fold *f) {
+  return (f->op == OPR_FOLD_ALL && f->cond == OPR_COND_FALSE) ||
+         (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
+         (f->op == OPR_FOLD_PRODUCT && f->zero);
+}
 opr_status opr_sx_fold_end_num(opr_infer_ctx *c, opr_sx_fold *f,
                                const char *what, opr_num *out);
 opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
