@@ -145,10 +145,20 @@ static bool broadcast_dim(int64_t x, int64_t y, int64_t *out) {
   return true;
 }
 
+static bool same_dims(const int64_t *a, const int64_t *b, int n) {
+  int i = 0;
+  while (i < n && a[i] == b[i]) i++;
+  return i == n;
+}
+
 static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
                             const char *what, opr_shape *out) {
   int64_t r[OPR_MAX_RANK];
   int rank = a.rank > b.rank ? a.rank : b.rank;
+  if (a.rank == 0 || b.rank == 0) { /* [] changes nothing */
+    *out = a.rank == 0 ? b : a;
+    return OPR_OK;
+  }
   for (int i = 1; i <= rank; i++) {
     int64_t x = i <= a.rank ? a.dims[a.rank - i] : 1;
     int64_t y = i <= b.rank ? b.dims[b.rank - i] : 1;
@@ -160,11 +170,15 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
                              opr_infer_shape_text(b, tb, sizeof tb));
     }
   }
-  size_t bytes = (size_t)rank * sizeof *r;
-  if (a.rank == rank && (!rank || memcmp(a.dims, r, bytes) == 0)) *out = a;
-  else if (b.rank == rank && (!rank || memcmp(b.dims, r, bytes) == 0))
-    *out = b;
-  else return opr_infer_make_shape(c, rank, r, out);
+  if (a.rank == rank && same_dims(a.dims, r, rank)) *out = a;
+  else if (b.rank == rank && same_dims(b.dims, r, rank)) *out = b;
+  else {
+    int64_t *dims; /* r's dims are valid: a copy, unchecked */
+    opr_status s = opr_sx_alloc(c, (size_t)rank, &dims);
+    if (s) return s;
+    memcpy(dims, r, (size_t)rank * sizeof *r);
+    *out = (opr_shape){rank, dims};
+  }
   return OPR_OK;
 }
 

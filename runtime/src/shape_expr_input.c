@@ -40,6 +40,9 @@ OPR_COLD static opr_status list_mismatch(opr_infer_ctx *c, size_t arg,
 }
 
 static opr_status input_shape(opr_infer_ctx *c, size_t arg, opr_shape *out) {
+  /* One tensor (merging it alone changes nothing): no loop. */
+  if (c->shapes && arg < c->op->ninputs && c->shapes[arg].count == 1)
+    return opr_sx_input_tensor(c, arg, 0, out);
   if (c->tensors || arg >= c->op->ninputs || !c->shapes[arg].values)
     return opr_infer_input_shape(c, arg, out);
   size_t n = opr_infer_num_inputs(c, arg);

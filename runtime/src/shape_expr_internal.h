@@ -18,8 +18,23 @@ static inline const char *sx_what(const char *what) {
 
 opr_status opr_sx_out_of_memory(const opr_infer_ctx *c);
 
-/* n dims in the context (uninitialized); n may be 0. */
-opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n, int64_t **dims);
+/* n dims in the context (uninitialized); n may be 0. Inline while they
+ * fit the room left. */
+static inline opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n,
+                                      int64_t **dims) {
+  if (n <= c->free_count) {
+    *dims = c->free_dims;
+    c->free_dims += n;
+    c->free_count -= n;
+    return OPR_OK;
+  }
+  *dims = opr_infer_alloc_dims(c, n);
+  return *dims ? OPR_OK : opr_sx_out_of_memory(c);
+}
+
+/* The paddings opr_sx_attr_string returns as themselves, so that
+ * window() knows them by address. */
+extern const char opr_sx_valid[], opr_sx_same_padding[];
 
 /* A shape of `rank` (<= OPR_MAX_RANK checked), every dim unknown. */
 opr_status opr_sx_unknown_of_rank(opr_infer_ctx *c, int64_t rank,

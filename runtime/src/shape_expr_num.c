@@ -181,9 +181,11 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
     return window_error(c, what, "stride", stride);
   if (dilation.known && dilation.v < 1)
     return window_error(c, what, "dilation", dilation);
-  if (padding && strcmp(padding, "VALID") == 0)
+  if (padding == opr_sx_valid ||
+      (padding && strcmp(padding, opr_sx_valid) == 0))
     return window_valid(c, d, size, stride, dilation, what, out);
-  if (padding && strcmp(padding, "SAME") == 0)
+  if (padding == opr_sx_same_padding ||
+      (padding && strcmp(padding, opr_sx_same_padding) == 0))
     return num_ceil_div(c, d, stride, what, out);
   return opr_infer_error(c, "%s: padding '%s' is neither 'VALID' nor "
                          "'SAME'", sx_what(what), opr_text_or(padding, "?"));

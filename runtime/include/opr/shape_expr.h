@@ -44,6 +44,15 @@
 extern "C" {
 #endif
 
+/* The small operations are inline, and forced so: a generated function
+ * calls them at every step and its size would talk the compiler out of
+ * it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_SX_INLINE static inline __attribute__((always_inline))
+#else
+#define OPR_SX_INLINE static inline
+#endif
+
 typedef struct opr_num {
   int64_t v;   /* meaningful when known */
   bool known;
@@ -98,7 +107,7 @@ opr_status opr_sx_arith(opr_infer_ctx *c, opr_sx_arith_op op, opr_num a,
 /* A number where a dim is needed (an element of [...], the D of set and
  * insert): unknown -> OPR_UNKNOWN_DIM; a direct -1 -> OPR_UNKNOWN_DIM;
  * another negative value is an error. */
-static inline opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n,
+OPR_SX_INLINE opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n,
                                        const char *what, int64_t *dim) {
   if (n.known && n.v >= 0) {
     *dim = n.v;
@@ -114,7 +123,7 @@ static inline opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n,
  * plus infinity); overflow of 64 bits, an inexact `/` of known operands
  * and a known divisor <= 0 (whatever the dividend) are errors. Results
  * are not direct. */
-static inline opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
+OPR_SX_INLINE opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
   int64_t r;
   if (a.known && b.known && !__builtin_add_overflow(a.v, b.v, &r)) {
@@ -125,7 +134,7 @@ static inline opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
   }
   return opr_sx_arith(c, OPR_SX_ADD, a, b, what, out);
 }
-static inline opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
+OPR_SX_INLINE opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
   int64_t r;
   if (a.known && b.known && !__builtin_sub_overflow(a.v, b.v, &r)) {
@@ -136,15 +145,15 @@ static inline opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
   }
   return opr_sx_arith(c, OPR_SX_SUB, a, b, what, out);
 }
-static inline opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
+OPR_SX_INLINE opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
   return opr_sx_arith(c, OPR_SX_MUL, a, b, what, out);
 }
-static inline opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
+OPR_SX_INLINE opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
   return opr_sx_arith(c, OPR_SX_DIV, a, b, what, out);
 }
-static inline opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
+OPR_SX_INLINE opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
   if (a.known && b.known && b.v > 0) { /* b > 0: no overflow */
     int64_t r = a.v % b.v;
@@ -155,7 +164,7 @@ static inline opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
   }
   return opr_sx_arith(c, OPR_SX_MOD, a, b, what, out);
 }
-static inline opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a,
+OPR_SX_INLINE opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a,
                                          opr_num b, const char *what,
                                          opr_num *out) {
   return opr_sx_arith(c, OPR_SX_CEIL_DIV, a, b, what, out);
@@ -175,7 +184,7 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
 
 /* a cmp b (OPR_DIM_EQ ... from opr/shape.h); undecided when either is
  * unknown. */
-static inline opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp,
+OPR_SX_INLINE opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp,
                                       opr_num b) {
   bool r;
   if (!a.known || !b.known) return OPR_COND_UNDECIDED;
@@ -201,7 +210,7 @@ opr_status opr_sx_bit(opr_infer_ctx *c, opr_num n, opr_num i,
 /* same(S, ...): decided now: true when they merge, else false. */
 opr_cond opr_sx_same(opr_infer_ctx *c, const opr_shape *shapes, size_t n);
 /* known(D), known(S): decided now (a shape: rank and every dim). */
-static inline opr_cond opr_sx_known_num(opr_num n) {
+OPR_SX_INLINE opr_cond opr_sx_known_num(opr_num n) {
   return n.known ? OPR_COND_TRUE : OPR_COND_FALSE;
 }
 opr_cond opr_sx_known_shape(opr_shape s);
@@ -210,7 +219,7 @@ opr_cond opr_sx_known_shape(opr_shape s);
  *   Pad: rank(input) == dim(paddings, 0) does not hold (3 vs 2) */
 opr_status opr_sx_require_failed(opr_infer_ctx *c, const char *what,
                                  const char *detail);
-static inline opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond,
+OPR_SX_INLINE opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond,
                                         const char *what,
                                         const char *detail) {
   if (cond != OPR_COND_FALSE) return OPR_OK;
@@ -219,7 +228,7 @@ static inline opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond,
 /* `require a cmp b;` with the values in the message. */
 opr_status opr_sx_require_compare_failed(opr_infer_ctx *c, opr_num a,
                                          opr_num b, const char *what);
-static inline opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
+OPR_SX_INLINE opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
                                                 opr_dim_cmp cmp, opr_num b,
                                                 const char *what) {
   if (opr_sx_compare(a, cmp, b) != OPR_COND_FALSE) return OPR_OK;
@@ -326,13 +335,13 @@ opr_status opr_sx_shape(opr_infer_ctx *c, const opr_num *dims, size_t n,
                         const char *const *whats, opr_shape *out);
 opr_status opr_sx_unknown_rank(opr_infer_ctx *c, opr_num n, const char *what,
                                opr_shape *out); /* unknown(n) */
-static inline opr_num opr_sx_rank(opr_shape s) {
+OPR_SX_INLINE opr_num opr_sx_rank(opr_shape s) {
   return opr_sx_dim_num(s.rank);
 }
 /* S[i], dim(x, i): i counts from the end when negative. */
 opr_status opr_sx_dim_out_of_range(opr_infer_ctx *c, opr_shape s, opr_num i,
                                    const char *what);
-static inline opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
+OPR_SX_INLINE opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
                                     const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   if (!i.known || s.rank < 0) return OPR_OK;
@@ -419,7 +428,7 @@ opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
                            const char *what);
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
-static inline void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
+OPR_SX_INLINE void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
   opr_cond decides = f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE;
   f->count++;
   if (x == decides) f->cond = decides;
@@ -429,7 +438,7 @@ static inline void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
  * *known false when unknown (then opr_sx_fold_unknown, no elements). */
 opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
                                  const char *what);
-static inline opr_status opr_sx_count(opr_infer_ctx *c, opr_num n,
+OPR_SX_INLINE opr_status opr_sx_count(opr_infer_ctx *c, opr_num n,
                                       const char *what, size_t *count,
                                       bool *known) {
   *count = 0;
@@ -441,9 +450,9 @@ static inline opr_status opr_sx_count(opr_infer_ctx *c, opr_num n,
 }
 /* N unknown, or an `if` undecided for some element: the result is
  * unknown (a decided all/any stays decided). */
-static inline void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
+OPR_SX_INLINE void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
 /* all/any decided: later elements are not evaluated. */
-static inline bool opr_sx_fold_done(const opr_sx_fold *f) {
+OPR_SX_INLINE bool opr_sx_fold_done(const opr_sx_fold *f) {
   return (f->op == OPR_FOLD_ALL && f->cond == OPR_COND_FALSE) ||
          (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
          (f->op == OPR_FOLD_PRODUCT && f->zero);
