@@ -66,13 +66,8 @@ static const opr_attr_value *attr_of(opr_infer_ctx *c, size_t attr,
   return NULL;
 }
 
-opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
-                           opr_num *out) {
-  const opr_attr_value *fast = attr_fast(c, attr, OPR_ATTR_INT, false);
-  if (fast) {
-    *out = opr_sx_int(fast->u.i);
-    return OPR_OK;
-  }
+OPR_NOINLINE static opr_status attr_num_rest(opr_infer_ctx *c, size_t attr,
+                                            const char *what, opr_num *out) {
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_INT, false, "an int",
                                     what, &s);
@@ -80,13 +75,9 @@ opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
   return s;
 }
 
-opr_status opr_sx_attr_cond(opr_infer_ctx *c, size_t attr, const char *what,
-                            opr_cond *out) {
-  const opr_attr_value *fast = attr_fast(c, attr, OPR_ATTR_BOOL, false);
-  if (fast) {
-    *out = fast->u.b ? OPR_COND_TRUE : OPR_COND_FALSE;
-    return OPR_OK;
-  }
+OPR_NOINLINE static opr_status attr_cond_rest(opr_infer_ctx *c, size_t attr,
+                                             const char *what,
+                                             opr_cond *out) {
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_BOOL, false, "a bool",
                                     what, &s);
@@ -135,15 +126,11 @@ opr_status opr_sx_attr_shape(opr_infer_ctx *c, size_t attr, const char *what,
   return kind_error(c, attr, v, "a shape, an int list or a tensor", what);
 }
 
-opr_status opr_sx_attr_at(opr_infer_ctx *c, size_t attr, opr_num i,
-                          const char *what, opr_num *out) {
+OPR_NOINLINE static opr_status attr_at_rest(opr_infer_ctx *c, size_t attr,
+                                           opr_num i, const char *what,
+                                           opr_num *out) {
   opr_status s;
-  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_INT, true);
-  if (v && i.known && i.v >= 0 && (uint64_t)i.v < v->u.list.count) {
-    *out = opr_sx_int(((const int64_t *)v->u.list.items)[i.v]);
-    return OPR_OK;
-  }
-  v = attr_value(c, attr, what, &s);
+  const opr_attr_value *v = attr_value(c, attr, what, &s);
   *out = opr_sx_unknown_num();
   if (!v) return s;
   if (v->kind == OPR_ATTR_SHAPE && !v->is_list) {
@@ -188,16 +175,11 @@ static bool length_from_inputs(const opr_infer_ctx *c, size_t attr,
   return false;
 }
 
-opr_status opr_sx_attr_length(opr_infer_ctx *c, size_t attr,
-                              const char *what, opr_num *out) {
+OPR_NOINLINE static opr_status attr_length_rest(opr_infer_ctx *c,
+                                               size_t attr, const char *what,
+                                               opr_num *out) {
   opr_status s;
-  const opr_attr_value *v = sx_attr(c, attr);
-  if (v && v->is_list && v->kind != OPR_ATTR_UNSET &&
-      v->kind != OPR_ATTR_TENSOR) {
-    *out = opr_sx_dim_num((int64_t)v->u.list.count);
-    return OPR_OK;
-  }
-  v = attr_value(c, attr, what, &s);
+  const opr_attr_value *v = attr_value(c, attr, what, &s);
   size_t n = 0;
   *out = opr_sx_unknown_num();
   if (!v && !s && length_from_inputs(c, attr, &n)) {
@@ -219,14 +201,11 @@ static bool str_is(opr_str str, const char *text) {
   return text[i] == '\0';
 }
 
-opr_status opr_sx_attr_is_string(opr_infer_ctx *c, size_t attr,
-                                 const char *text, const char *what,
-                                 opr_cond *out) {
-  const opr_attr_value *fast = attr_fast(c, attr, OPR_ATTR_STRING, false);
-  if (fast) {
-    *out = str_is(fast->u.s, text) ? OPR_COND_TRUE : OPR_COND_FALSE;
-    return OPR_OK;
-  }
+OPR_NOINLINE static opr_status attr_is_string_rest(opr_infer_ctx *c,
+                                                  size_t attr,
+                                                  const char *text,
+                                                  const char *what,
+                                                  opr_cond *out) {
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_STRING, false,
                                     "a string", what, &s);
@@ -278,8 +257,9 @@ opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
   return OPR_OK;
 }
 
-opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
-                              const char *what, const char **out) {
+OPR_NOINLINE static opr_status attr_string_rest(opr_infer_ctx *c,
+                                               size_t attr, const char *what,
+                                               const char **out) {
   static const char *const known[] = {opr_sx_valid, opr_sx_same_padding,
                                       "EXPLICIT"};
   opr_status s;
@@ -323,5 +303,63 @@ opr_status opr_sx_num_ints(opr_infer_ctx *c, opr_num n, opr_sx_ints *out) {
   if (s) return s;
   *one = n.v;
   *out = (opr_sx_ints){one, 1, true};
+  return OPR_OK;
+}
+
+/* ---- the usual cases first: an attr of the kind read, no call; the
+ * rest (unset, inferred, another kind, errors) in the functions above ---- */
+
+opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
+                           opr_num *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_INT, false);
+  if (!v) return attr_num_rest(c, attr, what, out);
+  *out = opr_sx_int(v->u.i);
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_cond(opr_infer_ctx *c, size_t attr, const char *what,
+                            opr_cond *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_BOOL, false);
+  if (!v) return attr_cond_rest(c, attr, what, out);
+  *out = v->u.b ? OPR_COND_TRUE : OPR_COND_FALSE;
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_at(opr_infer_ctx *c, size_t attr, opr_num i,
+                          const char *what, opr_num *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_INT, true);
+  if (!v || !i.known || i.v < 0 || (uint64_t)i.v >= v->u.list.count)
+    return attr_at_rest(c, attr, i, what, out);
+  *out = opr_sx_int(((const int64_t *)v->u.list.items)[i.v]);
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_length(opr_infer_ctx *c, size_t attr,
+                              const char *what, opr_num *out) {
+  const opr_attr_value *v = sx_attr(c, attr);
+  if (!v || !v->is_list || v->kind == OPR_ATTR_UNSET ||
+      v->kind == OPR_ATTR_TENSOR)
+    return attr_length_rest(c, attr, what, out);
+  *out = opr_sx_dim_num((int64_t)v->u.list.count);
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_is_string(opr_infer_ctx *c, size_t attr,
+                                 const char *text, const char *what,
+                                 opr_cond *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_STRING, false);
+  if (!v) return attr_is_string_rest(c, attr, text, what, out);
+  *out = str_is(v->u.s, text) ? OPR_COND_TRUE : OPR_COND_FALSE;
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
+                              const char *what, const char **out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_STRING, false);
+  if (v && v->u.s.len == 4 && memcmp(v->u.s.ptr, "SAME", 4) == 0)
+    *out = opr_sx_same_padding;
+  else if (v && v->u.s.len == 5 && memcmp(v->u.s.ptr, "VALID", 5) == 0)
+    *out = opr_sx_valid;
+  else return attr_string_rest(c, attr, what, out);
   return OPR_OK;
 }

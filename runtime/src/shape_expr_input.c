@@ -58,18 +58,24 @@ static opr_status input_shape(opr_infer_ctx *c, size_t arg, opr_shape *out) {
   return OPR_OK;
 }
 
+/* The first read of input `arg`, kept (apart: the read after it is
+ * a few instructions). */
+OPR_NOINLINE static opr_status first_read(opr_infer_ctx *c, size_t arg,
+                                          opr_shape *out) {
+  opr_status s = input_shape(c, arg, out);
+  if (!s && arg < INFER_CACHED_INPUTS) {
+    c->sx_inputs[arg] = *out;
+    c->sx_inputs_set |= UINT32_C(1) << arg;
+  }
+  return s;
+}
+
 opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
-  uint32_t bit = arg < INFER_CACHED_INPUTS ? UINT32_C(1) << arg : 0;
-  if (c->sx_inputs_set & bit) {
+  if (arg < INFER_CACHED_INPUTS && (c->sx_inputs_set >> arg & 1u)) {
     *out = c->sx_inputs[arg];
     return OPR_OK;
   }
-  opr_status s = input_shape(c, arg, out);
-  if (!s && bit) {
-    c->sx_inputs[arg] = *out;
-    c->sx_inputs_set |= bit;
-  }
-  return s;
+  return first_read(c, arg, out);
 }
 
 opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,
@@ -87,6 +93,23 @@ opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,
 opr_num opr_sx_length(opr_infer_ctx *c, size_t arg) {
   size_t n = opr_infer_num_inputs(c, arg);
   return opr_sx_dim_num(n > INT64_MAX ? OPR_UNKNOWN_DIM : (int64_t)n);
+}
+
+/* The shapes of list input `arg`'s tensors as they are, when nothing is
+ * merged into them (opr_infer_shapes without values); else NULL. */
+static const opr_shape *plain_shapes(const opr_infer_ctx *c, size_t arg) {
+  if (!c->shapes || arg >= c->op->ninputs || c->shapes[arg].values)
+    return NULL;
+  return c->shapes[arg].shapes;
+}
+
+/* opr_sx_input_tensor, straight from `plain` when there is one. */
+static inline opr_status tensor_shape(opr_infer_ctx *c, size_t arg, size_t j,
+                                      const opr_shape *plain,
+                                      opr_shape *out) {
+  if (!plain) return opr_sx_input_tensor(c, arg, j, out);
+  *out = plain[j];
+  return OPR_OK;
 }
 
 /* ---- sum(L, i) ---- */
@@ -114,13 +137,14 @@ opr_status opr_sx_sum_dims(opr_infer_ctx *c, size_t arg, opr_num i,
 /* ---- concat(L, axis) ---- */
 
 /* The rank the tensors of `arg` agree on (-1: none known). */
-static opr_status concat_rank(opr_infer_ctx *c, size_t arg, const char *what,
+static opr_status concat_rank(opr_infer_ctx *c, size_t arg,
+                              const opr_shape *plain, const char *what,
                               int *rank) {
   size_t n = opr_infer_num_inputs(c, arg), first = 0;
   *rank = OPR_UNKNOWN_RANK;
   for (size_t j = 0; j < n; j++) {
     opr_shape s, f;
-    opr_status st = opr_sx_input_tensor(c, arg, j, &s);
+    opr_status st = tensor_shape(c, arg, j, plain, &s);
     if (st || s.rank < 0) {
       if (st) return st;
       continue;
@@ -151,10 +175,10 @@ OPR_COLD static opr_status concat_mismatch(opr_infer_ctx *c, size_t arg,
 
 /* Tensor j into dims: merged except at `axis`, summed there. */
 static opr_status concat_one(opr_infer_ctx *c, size_t arg, size_t j,
-                             int axis, int64_t *dims, opr_num *sum,
-                             const char *what) {
+                             const opr_shape *plain, int axis, int64_t *dims,
+                             opr_num *sum, const char *what) {
   opr_shape s;
-  opr_status st = opr_sx_input_tensor(c, arg, j, &s);
+  opr_status st = tensor_shape(c, arg, j, plain, &s);
   if (st || s.rank < 0) {
     sum->known = false;
     return st;
@@ -178,8 +202,9 @@ static opr_status concat_one(opr_infer_ctx *c, size_t arg, size_t j,
 opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
                          const char *what, opr_shape *out) {
   int rank, a;
+  const opr_shape *plain = plain_shapes(c, arg);
   *out = opr_shape_unknown();
-  opr_status st = concat_rank(c, arg, what, &rank);
+  opr_status st = concat_rank(c, arg, plain, what, &rank);
   if (st || rank < 0) return st;
   /* TensorFlow's ConcatV2: scalars never concatenate, whatever the axis. */
   if (rank == 0)
@@ -194,7 +219,7 @@ opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
   opr_num sum = opr_sx_dim_num(0);
   size_t n = opr_infer_num_inputs(c, arg);
   for (size_t j = 0; j < n; j++)
-    if ((st = concat_one(c, arg, j, a, dims, &sum, what))) return st;
+    if ((st = concat_one(c, arg, j, plain, a, dims, &sum, what))) return st;
   dims[a] = sum.known ? sum.v : OPR_UNKNOWN_DIM;
   *out = (opr_shape){rank, dims};
   return OPR_OK;

@@ -172,10 +172,11 @@ static opr_status window_valid(opr_infer_ctx *c, opr_num d, opr_num size,
   return OPR_OK;
 }
 
-opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
-                         opr_num stride, opr_num dilation,
-                         const char *padding, const char *what,
-                         opr_num *out) {
+OPR_NOINLINE static opr_status window_rest(opr_infer_ctx *c, opr_num d,
+                                          opr_num size, opr_num stride,
+                                          opr_num dilation,
+                                          const char *padding,
+                                          const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   if (stride.known && stride.v < 1)
     return window_error(c, what, "stride", stride);
@@ -189,4 +190,27 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
     return num_ceil_div(c, d, stride, what, out);
   return opr_infer_error(c, "%s: padding '%s' is neither 'VALID' nor "
                          "'SAME'", sx_what(what), opr_text_or(padding, "?"));
+}
+
+/* The usual window: every number known, the padding one that
+ * opr_sx_attr_string returned, nothing out of range; the rest above. */
+opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
+                         opr_num stride, opr_num dilation,
+                         const char *padding, const char *what,
+                         opr_num *out) {
+  int64_t w, r;
+  bool usual = d.known && size.known && stride.known && dilation.known &&
+               d.v >= 0 && size.v >= 1 && stride.v >= 1 && dilation.v >= 1;
+  if (usual && padding == opr_sx_same_padding) {
+    *out = known(d.v / stride.v + (d.v % stride.v != 0));
+    return OPR_OK;
+  }
+  if (usual && padding == opr_sx_valid &&
+      !__builtin_sub_overflow(size.v, (int64_t)1, &w) &&
+      !__builtin_mul_overflow(w, dilation.v, &w) && w < d.v) {
+    r = (d.v - (w + 1)) / stride.v + 1; /* 1 <= w + 1 <= d: no overflow */
+    *out = known(r);
+    return OPR_OK;
+  }
+  return window_rest(c, d, size, stride, dilation, padding, what, out);
 }

@@ -17,6 +17,8 @@ static const opr_tensor *int_value(const opr_infer_ctx *c, size_t arg,
 }
 
 static size_t value_count(const opr_tensor *v) {
+  if (v->rank == 0) return 1; /* the usual ones, without a call */
+  if (v->rank == 1 && v->dims) return v->dims[0] > 0 ? (size_t)v->dims[0] : 0;
   int64_t n = opr_shape_num_elements(v->rank, v->dims);
   return n > 0 ? (size_t)n : 0;
 }
