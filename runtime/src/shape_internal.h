@@ -42,6 +42,13 @@ struct opr_infer_ctx {
   uint32_t sx_inputs_set, sx_values_set;
   opr_shape sx_inputs[INFER_CACHED_INPUTS];
   opr_shape sx_values[INFER_CACHED_INPUTS];
+  /* Bit `arg` of sx_ints_set: sx_ints[arg] holds the int32/int64 values
+   * of input `arg`'s tensor 0 as int64_t (NULL: not known), sx_nints[arg]
+   * their count; set when they fit the dims storage without a heap
+   * block, for value(x)[i]. */
+  uint32_t sx_ints_set;
+  const int64_t *sx_ints[INFER_CACHED_INPUTS];
+  size_t sx_nints[INFER_CACHED_INPUTS];
   opr_shape outputs_inline[INFER_INLINE_OUTPUTS];
   int64_t dims_inline[INFER_INLINE_DIMS];
 };
@@ -57,7 +64,7 @@ void opr_infer_ctx_free(opr_infer_ctx *c);
 
 /* Nothing read yet (both ways of setting up a context call this). */
 static inline void opr_infer_ctx_clear_reads(opr_infer_ctx *c) {
-  c->sx_inputs_set = c->sx_values_set = 0;
+  c->sx_inputs_set = c->sx_values_set = c->sx_ints_set = 0;
 }
 
 /* Room for n dims that lives as long as the context; NULL when out of
