@@ -71,11 +71,18 @@ OPR_NOINLINE static opr_status first_read(opr_infer_ctx *c, size_t arg,
 }
 
 opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
-  if (arg < INFER_CACHED_INPUTS && (c->sx_inputs_set >> arg & 1u)) {
+  if (arg >= INFER_CACHED_INPUTS) return first_read(c, arg, out);
+  if (c->sx_inputs_set >> arg & 1u) {
     *out = c->sx_inputs[arg];
     return OPR_OK;
   }
-  return first_read(c, arg, out);
+  const opr_shape_input *in = c->shapes && arg < c->op->ninputs
+                                  ? &c->shapes[arg] : NULL;
+  if (!in || in->count != 1 || in->values) return first_read(c, arg, out);
+  /* One tensor without a value (opr_infer_shapes' usual input). */
+  *out = c->sx_inputs[arg] = in->shapes[0];
+  c->sx_inputs_set |= UINT32_C(1) << arg;
+  return OPR_OK;
 }
 
 opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,
