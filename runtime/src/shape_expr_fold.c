@@ -176,7 +176,7 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
     int64_t *dims; /* r's dims are valid: a copy, unchecked */
     opr_status s = opr_sx_alloc(c, (size_t)rank, &dims);
     if (s) return s;
-    memcpy(dims, r, (size_t)rank * sizeof *r);
+    for (int i = 0; i < rank; i++) dims[i] = r[i];
     *out = (opr_shape){rank, dims};
   }
   return OPR_OK;

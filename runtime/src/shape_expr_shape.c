@@ -36,24 +36,6 @@ OPR_COLD opr_status opr_sx_dim_out_of_range(opr_infer_ctx *c, opr_shape s,
   return opr_sx_axis(c, i.v, s.rank, 0, what, &axis);
 }
 
-/* A slice bound with Python's rules, clamped to [0, rank]. */
-static int bound(opr_num b, bool has, int missing, int rank) {
-  if (!has) return missing;
-  if (b.v < 0) return b.v < -(int64_t)rank ? 0 : (int)(b.v + rank);
-  return b.v > rank ? rank : (int)b.v;
-}
-
-opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
-                        opr_num lo, bool has_hi, opr_num hi, opr_shape *out) {
-  (void)c;
-  *out = opr_shape_unknown();
-  if (s.rank < 0 || (has_lo && !lo.known) || (has_hi && !hi.known))
-    return OPR_OK;
-  int a = bound(lo, has_lo, 0, s.rank), b = bound(hi, has_hi, s.rank, s.rank);
-  *out = (opr_shape){b > a ? b - a : 0, b > a ? s.dims + a : NULL};
-  return OPR_OK;
-}
-
 opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
                          opr_shape *out) {
   *out = opr_shape_unknown();
@@ -69,8 +51,8 @@ opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
   int64_t *d;
   opr_status s = opr_sx_alloc(c, (size_t)(a.rank + b.rank), &d);
   if (s) return s;
-  memcpy(d, a.dims, (size_t)a.rank * sizeof *d);
-  memcpy(d + a.rank, b.dims, (size_t)b.rank * sizeof *d);
+  for (int i = 0; i < a.rank; i++) d[i] = a.dims[i]; /* few: no memcpy */
+  for (int i = 0; i < b.rank; i++) d[a.rank + i] = b.dims[i];
   *out = (opr_shape){a.rank + b.rank, d};
   return OPR_OK;
 }

@@ -353,8 +353,25 @@ OPR_SX_INLINE opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
 }
 /* S[lo:hi]; has_lo/has_hi false for a bound left out. Python's rules,
  * bounds clamped, never an error; `?` for an unknown rank or bound. */
-opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
-                        opr_num lo, bool has_hi, opr_num hi, opr_shape *out);
+static inline int opr_sx_slice_bound(opr_num b, bool has, int missing,
+                                      int rank) { /* clamped to [0, rank] */
+  if (!has) return missing;
+  if (b.v < 0) return b.v < -(int64_t)rank ? 0 : (int)(b.v + rank);
+  return b.v > rank ? rank : (int)b.v;
+}
+OPR_SX_INLINE opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s,
+                                      bool has_lo, opr_num lo, bool has_hi,
+                                      opr_num hi, opr_shape *out) {
+  (void)c;
+  *out = opr_sx_unknown_shape();
+  if (s.rank < 0 || (has_lo && !lo.known) || (has_hi && !hi.known))
+    return OPR_OK;
+  int a = opr_sx_slice_bound(lo, has_lo, 0, s.rank);
+  int b = opr_sx_slice_bound(hi, has_hi, s.rank, s.rank);
+  out->rank = b > a ? b - a : 0;
+  out->dims = b > a ? s.dims + a : NULL;
+  return OPR_OK;
+}
 opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
                          opr_shape *out); /* a ++ b */
 /* set, insert, remove: D through opr_sx_as_dim; an unknown i keeps the
