@@ -8,18 +8,13 @@
 
 typedef char shape_text[256];
 
-opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
-                            opr_sx_fold_op op, size_t n) {
-  memset(f, 0, sizeof *f);
-  f->op = op;
-  f->num = op == OPR_FOLD_SUM       ? opr_sx_dim_num(0)
-           : op == OPR_FOLD_PRODUCT ? opr_sx_dim_num(1)
-                                    : opr_sx_unknown_num();
-  f->shape = op == OPR_FOLD_BROADCAST ? (opr_shape){0, NULL}
-                                      : opr_shape_unknown();
-  f->cond = op == OPR_FOLD_ALL ? OPR_COND_TRUE : OPR_COND_FALSE;
-  if (op != OPR_FOLD_DIMS) return OPR_OK;
+opr_status opr_sx_fold_init_dims(opr_infer_ctx *c, opr_sx_fold *f,
+                                 size_t n) {
   int64_t *dims;
+  memset(f, 0, sizeof *f);
+  f->op = OPR_FOLD_DIMS;
+  f->num = opr_sx_unknown_num();
+  f->cond = OPR_COND_FALSE;
   f->cap = n < OPR_MAX_RANK ? n : OPR_MAX_RANK;
   opr_status s = opr_sx_alloc(c, f->cap, &dims);
   f->shape = (opr_shape){0, dims};
@@ -73,8 +68,8 @@ static void fold_extreme(opr_sx_fold *f, opr_num x) {
   if (!f->num.known || better) f->num = opr_sx_computed(x);
 }
 
-opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
-                           const char *what) {
+opr_status opr_sx_fold_num_general(opr_infer_ctx *c, opr_sx_fold *f,
+                                   opr_num x, const char *what) {
   opr_status s = OPR_OK;
   switch (f->op) {
   case OPR_FOLD_DIMS: s = push_dim(c, f, x, what); break;

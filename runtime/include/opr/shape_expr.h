@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -439,10 +440,44 @@ typedef struct opr_sx_fold {
  * element is direct and equal. The `what` of an element may be its own
  * text or the whole fold's ("merge(rank(x), dim(p, 0)): dims 1 and 2 do
  * not merge"); that of the end, the whole fold's. */
-opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
-                            opr_sx_fold_op op, size_t n);
-opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
-                           const char *what);
+opr_status opr_sx_fold_init_dims(opr_infer_ctx *c, opr_sx_fold *f,
+                                 size_t n); /* init for OPR_FOLD_DIMS */
+OPR_SX_INLINE opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
+                                          opr_sx_fold_op op, size_t n) {
+  if (op == OPR_FOLD_DIMS) return opr_sx_fold_init_dims(c, f, n);
+  memset(f, 0, sizeof *f);
+  f->op = op;
+  f->num = op == OPR_FOLD_SUM       ? opr_sx_dim_num(0)
+           : op == OPR_FOLD_PRODUCT ? opr_sx_dim_num(1)
+                                    : opr_sx_unknown_num();
+  f->shape = opr_sx_unknown_shape();
+  if (op == OPR_FOLD_BROADCAST) f->shape.rank = 0; /* [] */
+  f->cond = op == OPR_FOLD_ALL ? OPR_COND_TRUE : OPR_COND_FALSE;
+  return OPR_OK;
+}
+/* opr_sx_fold_num with every rule; the inline one takes the usual steps
+ * (a known element of sum, product or [D for k < N]) itself. */
+opr_status opr_sx_fold_num_general(opr_infer_ctx *c, opr_sx_fold *f,
+                                   opr_num x, const char *what);
+OPR_SX_INLINE opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f,
+                                         opr_num x, const char *what) {
+  int64_t r;
+  if (x.known && f->op == OPR_FOLD_SUM && f->num.known &&
+      !__builtin_add_overflow(f->num.v, x.v, &r)) {
+    f->num.v = r;
+    f->num.direct = false;
+  } else if (x.known && f->op == OPR_FOLD_PRODUCT && x.v != 0 &&
+             !f->overflow) {
+    f->overflow = __builtin_mul_overflow(f->num.v, x.v, &f->num.v);
+  } else if (x.known && f->op == OPR_FOLD_DIMS && x.v >= 0 &&
+             (size_t)f->shape.rank < f->cap) {
+    ((int64_t *)f->shape.dims)[f->shape.rank++] = x.v;
+  } else {
+    return opr_sx_fold_num_general(c, f, x, what);
+  }
+  f->count++;
+  return OPR_OK;
+}
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
 OPR_SX_INLINE void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
