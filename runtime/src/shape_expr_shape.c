@@ -14,7 +14,13 @@ opr_status opr_sx_shape(opr_infer_ctx *c, const opr_num *dims, size_t n,
     return opr_infer_error(c, "a shape of %zu dims, more than the highest "
                            "rank %d", n, OPR_MAX_RANK);
   opr_status s = opr_sx_alloc(c, n, &d);
-  for (size_t k = 0; !s && k < n; k++)
+  size_t k = 0;
+  /* Known dims (the usual case) straight in; the rest by the rules. */
+  while (!s && k < n && dims[k].known && dims[k].v >= 0) {
+    d[k] = dims[k].v;
+    k++;
+  }
+  for (; !s && k < n; k++)
     s = opr_sx_as_dim(c, dims[k], whats ? whats[k] : NULL, &d[k]);
   if (!s) *out = (opr_shape){(int)n, n ? d : NULL};
   return s;
