@@ -15,7 +15,11 @@ opr_status opr_set_named_attrs(const opr_op_def *op,
   for (size_t i = 0; i < n; i++) {
     const char *name = attrs[i].name;
     size_t a = 0;
-    while (a < op->nattrs && !(name && strcmp(op->attrs[a].name, name) == 0))
+    /* The first letters first: most names differ there, and a strcmp
+     * call costs more than the whole test. */
+    while (a < op->nattrs &&
+           !(name && op->attrs[a].name[0] == name[0] &&
+             strcmp(op->attrs[a].name, name) == 0))
       a++;
     if (a == op->nattrs)
       return opr_error(OPR_INVALID_ARGUMENT, "%s: no attr named '%s'",

@@ -76,6 +76,7 @@ static opr_status ctx_for_call(opr_infer_ctx *c, const opr_call *call) {
   c->free_dims = c->dims_inline;
   c->free_count = INFER_INLINE_DIMS;
   c->chunks = NULL;
+  opr_infer_ctx_clear_reads(c);
   c->noutputs = n;
   c->outputs = c->outputs_inline;
   for (size_t i = 0; i < n; i++) c->outputs[i] = opr_shape_unknown();

@@ -81,6 +81,7 @@ opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
   c->free_dims = c->dims_inline;
   c->free_count = INFER_INLINE_DIMS;
   c->chunks = NULL;
+  opr_infer_ctx_clear_reads(c);
   c->noutputs = total_outputs(c);
   c->outputs = c->noutputs <= INFER_INLINE_OUTPUTS ? c->outputs_inline
                : c->noutputs == SIZE_MAX

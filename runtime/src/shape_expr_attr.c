@@ -17,7 +17,7 @@ static const char *const kind_words[] = {
  * known yet). */
 static const opr_attr_value *attr_value(opr_infer_ctx *c, size_t attr,
                                         const char *what, opr_status *s) {
-  const opr_attr_value *v = opr_infer_attr(c, attr);
+  const opr_attr_value *v = sx_attr(c, attr);
   *s = OPR_OK;
   if (v && v->kind != OPR_ATTR_UNSET &&
       (v->kind != OPR_ATTR_TENSOR || v->is_list || v->u.tensor))
@@ -37,12 +37,27 @@ OPR_COLD static opr_status kind_error(opr_infer_ctx *c, size_t attr,
                          wanted);
 }
 
+/* The attr when it holds a value of kind `kind` (a list when `list`):
+ * the usual case, decided without a call; NULL sends the caller to
+ * attr_of / attr_value for the rest (and the errors). Not for tensors. */
+static inline const opr_attr_value *attr_fast(const opr_infer_ctx *c,
+                                              size_t attr, opr_attr_kind kind,
+                                              bool list) {
+  const opr_attr_value *v = sx_attr(c, attr);
+  return v && v->kind == kind && v->is_list == list ? v : NULL;
+}
+
 /* The attr, of kind `kind` (and a list when `list`). */
 static const opr_attr_value *attr_of(opr_infer_ctx *c, size_t attr,
                                      opr_attr_kind kind, bool list,
                                      const char *wanted, const char *what,
                                      opr_status *s) {
-  const opr_attr_value *v = attr_value(c, attr, what, s);
+  const opr_attr_value *v = attr_fast(c, attr, kind, list);
+  if (v) {
+    *s = OPR_OK;
+    return v;
+  }
+  v = attr_value(c, attr, what, s);
   if (!v && !*s)
     *s = opr_infer_error(c, "%s: attr '%s' is not known", sx_what(what),
                          sx_attr_name(c, attr));
@@ -51,8 +66,8 @@ static const opr_attr_value *attr_of(opr_infer_ctx *c, size_t attr,
   return NULL;
 }
 
-opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
-                           opr_num *out) {
+OPR_NOINLINE static opr_status attr_num_rest(opr_infer_ctx *c, size_t attr,
+                                            const char *what, opr_num *out) {
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_INT, false, "an int",
                                     what, &s);
@@ -60,8 +75,9 @@ opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
   return s;
 }
 
-opr_status opr_sx_attr_cond(opr_infer_ctx *c, size_t attr, const char *what,
-                            opr_cond *out) {
+OPR_NOINLINE static opr_status attr_cond_rest(opr_infer_ctx *c, size_t attr,
+                                             const char *what,
+                                             opr_cond *out) {
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_BOOL, false, "a bool",
                                     what, &s);
@@ -110,8 +126,9 @@ opr_status opr_sx_attr_shape(opr_infer_ctx *c, size_t attr, const char *what,
   return kind_error(c, attr, v, "a shape, an int list or a tensor", what);
 }
 
-opr_status opr_sx_attr_at(opr_infer_ctx *c, size_t attr, opr_num i,
-                          const char *what, opr_num *out) {
+OPR_NOINLINE static opr_status attr_at_rest(opr_infer_ctx *c, size_t attr,
+                                           opr_num i, const char *what,
+                                           opr_num *out) {
   opr_status s;
   const opr_attr_value *v = attr_value(c, attr, what, &s);
   *out = opr_sx_unknown_num();
@@ -158,8 +175,9 @@ static bool length_from_inputs(const opr_infer_ctx *c, size_t attr,
   return false;
 }
 
-opr_status opr_sx_attr_length(opr_infer_ctx *c, size_t attr,
-                              const char *what, opr_num *out) {
+OPR_NOINLINE static opr_status attr_length_rest(opr_infer_ctx *c,
+                                               size_t attr, const char *what,
+                                               opr_num *out) {
   opr_status s;
   const opr_attr_value *v = attr_value(c, attr, what, &s);
   size_t n = 0;
@@ -174,17 +192,26 @@ opr_status opr_sx_attr_length(opr_infer_ctx *c, size_t attr,
   return OPR_OK;
 }
 
-opr_status opr_sx_attr_is_string(opr_infer_ctx *c, size_t attr,
-                                 const char *text, const char *what,
-                                 opr_cond *out) {
+/* str == text (NUL-terminated); the strings are short: a loop beats
+ * strlen and memcmp. */
+static bool str_is(opr_str str, const char *text) {
+  size_t i = 0;
+  for (; i < str.len; i++)
+    if (!text[i] || text[i] != str.ptr[i]) return false;
+  return text[i] == '\0';
+}
+
+OPR_NOINLINE static opr_status attr_is_string_rest(opr_infer_ctx *c,
+                                                  size_t attr,
+                                                  const char *text,
+                                                  const char *what,
+                                                  opr_cond *out) {
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_STRING, false,
                                     "a string", what, &s);
   *out = OPR_COND_UNDECIDED;
   if (!v) return s;
-  size_t n = strlen(text);
-  bool eq = v->u.s.len == n && (n == 0 || memcmp(v->u.s.ptr, text, n) == 0);
-  *out = eq ? OPR_COND_TRUE : OPR_COND_FALSE;
+  *out = str_is(v->u.s, text) ? OPR_COND_TRUE : OPR_COND_FALSE;
   return OPR_OK;
 }
 
@@ -230,9 +257,11 @@ opr_status opr_sx_size_of(opr_infer_ctx *c, size_t attr, const char *what,
   return OPR_OK;
 }
 
-opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
-                              const char *what, const char **out) {
-  static const char *const known[] = {"VALID", "SAME", "EXPLICIT"};
+OPR_NOINLINE static opr_status attr_string_rest(opr_infer_ctx *c,
+                                               size_t attr, const char *what,
+                                               const char **out) {
+  static const char *const known[] = {opr_sx_valid, opr_sx_same_padding,
+                                      "EXPLICIT"};
   opr_status s;
   const opr_attr_value *v = attr_of(c, attr, OPR_ATTR_STRING, false,
                                     "a string", what, &s);
@@ -240,8 +269,7 @@ opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
   if (!v) return s;
   opr_str str = v->u.s;
   for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-    if (strlen(known[k]) == str.len &&
-        memcmp(known[k], str.ptr, str.len) == 0) {
+    if (str_is(str, known[k])) {
       *out = known[k];
       return OPR_OK;
     }
@@ -275,5 +303,63 @@ opr_status opr_sx_num_ints(opr_infer_ctx *c, opr_num n, opr_sx_ints *out) {
   if (s) return s;
   *one = n.v;
   *out = (opr_sx_ints){one, 1, true};
+  return OPR_OK;
+}
+
+/* ---- the usual cases first: an attr of the kind read, no call; the
+ * rest (unset, inferred, another kind, errors) in the functions above ---- */
+
+opr_status opr_sx_attr_num(opr_infer_ctx *c, size_t attr, const char *what,
+                           opr_num *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_INT, false);
+  if (!v) return attr_num_rest(c, attr, what, out);
+  *out = opr_sx_int(v->u.i);
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_cond(opr_infer_ctx *c, size_t attr, const char *what,
+                            opr_cond *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_BOOL, false);
+  if (!v) return attr_cond_rest(c, attr, what, out);
+  *out = v->u.b ? OPR_COND_TRUE : OPR_COND_FALSE;
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_at(opr_infer_ctx *c, size_t attr, opr_num i,
+                          const char *what, opr_num *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_INT, true);
+  if (!v || !i.known || i.v < 0 || (uint64_t)i.v >= v->u.list.count)
+    return attr_at_rest(c, attr, i, what, out);
+  *out = opr_sx_int(((const int64_t *)v->u.list.items)[i.v]);
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_length(opr_infer_ctx *c, size_t attr,
+                              const char *what, opr_num *out) {
+  const opr_attr_value *v = sx_attr(c, attr);
+  if (!v || !v->is_list || v->kind == OPR_ATTR_UNSET ||
+      v->kind == OPR_ATTR_TENSOR)
+    return attr_length_rest(c, attr, what, out);
+  *out = opr_sx_dim_num((int64_t)v->u.list.count);
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_is_string(opr_infer_ctx *c, size_t attr,
+                                 const char *text, const char *what,
+                                 opr_cond *out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_STRING, false);
+  if (!v) return attr_is_string_rest(c, attr, text, what, out);
+  *out = str_is(v->u.s, text) ? OPR_COND_TRUE : OPR_COND_FALSE;
+  return OPR_OK;
+}
+
+opr_status opr_sx_attr_string(opr_infer_ctx *c, size_t attr,
+                              const char *what, const char **out) {
+  const opr_attr_value *v = attr_fast(c, attr, OPR_ATTR_STRING, false);
+  if (v && v->u.s.len == 4 && memcmp(v->u.s.ptr, "SAME", 4) == 0)
+    *out = opr_sx_same_padding;
+  else if (v && v->u.s.len == 5 && memcmp(v->u.s.ptr, "VALID", 5) == 0)
+    *out = opr_sx_valid;
+  else return attr_string_rest(c, attr, what, out);
   return OPR_OK;
 }

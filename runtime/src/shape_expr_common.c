@@ -16,10 +16,7 @@ OPR_COLD opr_status opr_sx_out_of_memory(const opr_infer_ctx *c) {
                    "shapes", c->op->name);
 }
 
-opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n, int64_t **dims) {
-  *dims = opr_infer_alloc_dims(c, n);
-  return *dims ? OPR_OK : opr_sx_out_of_memory(c);
-}
+const char opr_sx_valid[] = "VALID", opr_sx_same_padding[] = "SAME";
 
 OPR_COLD static opr_status too_many_dims(opr_infer_ctx *c, int64_t rank,
                                          const char *what) {

@@ -7,19 +7,6 @@
 
 static opr_cond of_bool(bool b) { return b ? OPR_COND_TRUE : OPR_COND_FALSE; }
 
-opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b) {
-  if (!a.known || !b.known) return OPR_COND_UNDECIDED;
-  switch (cmp) {
-  case OPR_DIM_EQ: return of_bool(a.v == b.v);
-  case OPR_DIM_NE: return of_bool(a.v != b.v);
-  case OPR_DIM_LT: return of_bool(a.v < b.v);
-  case OPR_DIM_LE: return of_bool(a.v <= b.v);
-  case OPR_DIM_GT: return of_bool(a.v > b.v);
-  case OPR_DIM_GE: return of_bool(a.v >= b.v);
-  }
-  return OPR_COND_UNDECIDED;
-}
-
 opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi) {
   if (!x.known || !lo.known || !hi.known) return OPR_COND_UNDECIDED;
   return of_bool(lo.v <= x.v && x.v <= hi.v);
@@ -44,26 +31,22 @@ opr_cond opr_sx_same(opr_infer_ctx *c, const opr_shape *shapes, size_t n) {
   return OPR_COND_TRUE;
 }
 
-opr_cond opr_sx_known_num(opr_num n) { return of_bool(n.known); }
-
 opr_cond opr_sx_known_shape(opr_shape s) {
   return of_bool(opr_shape_fully_defined(s));
 }
 
-opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond, const char *what,
-                          const char *detail) {
-  if (cond != OPR_COND_FALSE) return OPR_OK;
+OPR_COLD opr_status opr_sx_require_failed(opr_infer_ctx *c, const char *what,
+                                          const char *detail) {
   if (detail)
     return opr_infer_error(c, "%s does not hold (%s)", sx_what(what),
                            detail);
   return opr_infer_error(c, "%s does not hold", sx_what(what));
 }
 
-opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
-                                  opr_dim_cmp cmp, opr_num b,
-                                  const char *what) {
-  if (opr_sx_compare(a, cmp, b) != OPR_COND_FALSE) return OPR_OK;
+OPR_COLD opr_status opr_sx_require_compare_failed(opr_infer_ctx *c,
+                                                  opr_num a, opr_num b,
+                                                  const char *what) {
   char detail[64];
   snprintf(detail, sizeof detail, "%" PRId64 " vs %" PRId64, a.v, b.v);
-  return opr_sx_require(c, OPR_COND_FALSE, what, detail);
+  return opr_sx_require_failed(c, what, detail);
 }

@@ -8,18 +8,13 @@
 
 typedef char shape_text[256];
 
-opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
-                            opr_sx_fold_op op, size_t n) {
-  memset(f, 0, sizeof *f);
-  f->op = op;
-  f->num = op == OPR_FOLD_SUM       ? opr_sx_dim_num(0)
-           : op == OPR_FOLD_PRODUCT ? opr_sx_dim_num(1)
-                                    : opr_sx_unknown_num();
-  f->shape = op == OPR_FOLD_BROADCAST ? (opr_shape){0, NULL}
-                                      : opr_shape_unknown();
-  f->cond = op == OPR_FOLD_ALL ? OPR_COND_TRUE : OPR_COND_FALSE;
-  if (op != OPR_FOLD_DIMS) return OPR_OK;
+opr_status opr_sx_fold_init_dims(opr_infer_ctx *c, opr_sx_fold *f,
+                                 size_t n) {
   int64_t *dims;
+  memset(f, 0, sizeof *f);
+  f->op = OPR_FOLD_DIMS;
+  f->num = opr_sx_unknown_num();
+  f->cond = OPR_COND_FALSE;
   f->cap = n < OPR_MAX_RANK ? n : OPR_MAX_RANK;
   opr_status s = opr_sx_alloc(c, f->cap, &dims);
   f->shape = (opr_shape){0, dims};
@@ -73,8 +68,8 @@ static void fold_extreme(opr_sx_fold *f, opr_num x) {
   if (!f->num.known || better) f->num = opr_sx_computed(x);
 }
 
-opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
-                           const char *what) {
+opr_status opr_sx_fold_num_general(opr_infer_ctx *c, opr_sx_fold *f,
+                                   opr_num x, const char *what) {
   opr_status s = OPR_OK;
   switch (f->op) {
   case OPR_FOLD_DIMS: s = push_dim(c, f, x, what); break;
@@ -145,10 +140,20 @@ static bool broadcast_dim(int64_t x, int64_t y, int64_t *out) {
   return true;
 }
 
+static bool same_dims(const int64_t *a, const int64_t *b, int n) {
+  int i = 0;
+  while (i < n && a[i] == b[i]) i++;
+  return i == n;
+}
+
 static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
                             const char *what, opr_shape *out) {
   int64_t r[OPR_MAX_RANK];
   int rank = a.rank > b.rank ? a.rank : b.rank;
+  if (a.rank == 0 || b.rank == 0) { /* [] changes nothing */
+    *out = a.rank == 0 ? b : a;
+    return OPR_OK;
+  }
   for (int i = 1; i <= rank; i++) {
     int64_t x = i <= a.rank ? a.dims[a.rank - i] : 1;
     int64_t y = i <= b.rank ? b.dims[b.rank - i] : 1;
@@ -160,11 +165,15 @@ static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
                              opr_infer_shape_text(b, tb, sizeof tb));
     }
   }
-  size_t bytes = (size_t)rank * sizeof *r;
-  if (a.rank == rank && (!rank || memcmp(a.dims, r, bytes) == 0)) *out = a;
-  else if (b.rank == rank && (!rank || memcmp(b.dims, r, bytes) == 0))
-    *out = b;
-  else return opr_infer_make_shape(c, rank, r, out);
+  if (a.rank == rank && same_dims(a.dims, r, rank)) *out = a;
+  else if (b.rank == rank && same_dims(b.dims, r, rank)) *out = b;
+  else {
+    int64_t *dims; /* r's dims are valid: a copy, unchecked */
+    opr_status s = opr_sx_alloc(c, (size_t)rank, &dims);
+    if (s) return s;
+    for (int i = 0; i < rank; i++) dims[i] = r[i];
+    *out = (opr_shape){rank, dims};
+  }
   return OPR_OK;
 }
 
@@ -212,21 +221,6 @@ opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
 
 /* ---- conditions ---- */
 
-void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
-  opr_cond decides = f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE;
-  f->count++;
-  if (x == decides) f->cond = decides;
-  else if (x == OPR_COND_UNDECIDED) f->partial = true;
-}
-
-void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
-
-bool opr_sx_fold_done(const opr_sx_fold *f) {
-  return (f->op == OPR_FOLD_ALL && f->cond == OPR_COND_FALSE) ||
-         (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
-         (f->op == OPR_FOLD_PRODUCT && f->zero);
-}
-
 opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
   if (f->cond == (f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE))
     return f->cond; /* decided by an element */
@@ -235,14 +229,8 @@ opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
 
 /* ---- the N of a comprehension ---- */
 
-opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
-                        size_t *count, bool *known) {
-  *count = 0;
-  *known = n.known;
-  if (!n.known) return OPR_OK;
-  if (n.v < 0)
-    return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
-                           sx_what(what), n.v);
-  *count = (size_t)n.v;
-  return OPR_OK;
+OPR_COLD opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
+                                          const char *what) {
+  return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
+                         sx_what(what), n.v);
 }

@@ -13,10 +13,18 @@ static const char *text(opr_shape s, shape_text buf) {
 
 opr_status opr_sx_input_tensor(opr_infer_ctx *c, size_t arg, size_t index,
                                opr_shape *out) {
-  *out = opr_infer_input(c, arg, index);
   /* A call's values are its tensors: nothing to merge. */
-  const opr_tensor *v = c->shapes ? opr_infer_input_value(c, arg, index)
-                                  : NULL;
+  if (!c->shapes) {
+    *out = opr_infer_input(c, arg, index);
+    return OPR_OK;
+  }
+  if (arg >= c->op->ninputs || index >= c->shapes[arg].count) {
+    *out = opr_shape_unknown();
+    return OPR_OK;
+  }
+  const opr_shape_input *in = &c->shapes[arg];
+  const opr_tensor *v = in->values ? in->values[index] : NULL;
+  *out = in->shapes[index];
   if (!v || opr_shape_fully_defined(*out)) return OPR_OK;
   return opr_infer_merge(c, *out, (opr_shape){v->rank, v->dims}, NULL, out);
 }
@@ -31,7 +39,10 @@ OPR_COLD static opr_status list_mismatch(opr_infer_ctx *c, size_t arg,
                          text(next, tb), text(before, ta));
 }
 
-opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
+static opr_status input_shape(opr_infer_ctx *c, size_t arg, opr_shape *out) {
+  /* One tensor (merging it alone changes nothing): no loop. */
+  if (c->shapes && arg < c->op->ninputs && c->shapes[arg].count == 1)
+    return opr_sx_input_tensor(c, arg, 0, out);
   if (c->tensors || arg >= c->op->ninputs || !c->shapes[arg].values)
     return opr_infer_input_shape(c, arg, out);
   size_t n = opr_infer_num_inputs(c, arg);
@@ -44,6 +55,33 @@ opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
       return list_mismatch(c, arg, j, *out, next);
     if ((s = opr_infer_merge(c, *out, next, NULL, out))) return s;
   }
+  return OPR_OK;
+}
+
+/* The first read of input `arg`, kept (apart: the read after it is
+ * a few instructions). */
+OPR_NOINLINE static opr_status first_read(opr_infer_ctx *c, size_t arg,
+                                          opr_shape *out) {
+  opr_status s = input_shape(c, arg, out);
+  if (!s && arg < INFER_CACHED_INPUTS) {
+    c->sx_inputs[arg] = *out;
+    c->sx_inputs_set |= UINT32_C(1) << arg;
+  }
+  return s;
+}
+
+opr_status opr_sx_input(opr_infer_ctx *c, size_t arg, opr_shape *out) {
+  if (arg >= INFER_CACHED_INPUTS) return first_read(c, arg, out);
+  if (c->sx_inputs_set >> arg & 1u) {
+    *out = c->sx_inputs[arg];
+    return OPR_OK;
+  }
+  const opr_shape_input *in = c->shapes && arg < c->op->ninputs
+                                  ? &c->shapes[arg] : NULL;
+  if (!in || in->count != 1 || in->values) return first_read(c, arg, out);
+  /* One tensor without a value (opr_infer_shapes' usual input). */
+  *out = c->sx_inputs[arg] = in->shapes[0];
+  c->sx_inputs_set |= UINT32_C(1) << arg;
   return OPR_OK;
 }
 
@@ -62,6 +100,23 @@ opr_status opr_sx_input_at(opr_infer_ctx *c, size_t arg, opr_num i,
 opr_num opr_sx_length(opr_infer_ctx *c, size_t arg) {
   size_t n = opr_infer_num_inputs(c, arg);
   return opr_sx_dim_num(n > INT64_MAX ? OPR_UNKNOWN_DIM : (int64_t)n);
+}
+
+/* The shapes of list input `arg`'s tensors as they are, when nothing is
+ * merged into them (opr_infer_shapes without values); else NULL. */
+static const opr_shape *plain_shapes(const opr_infer_ctx *c, size_t arg) {
+  if (!c->shapes || arg >= c->op->ninputs || c->shapes[arg].values)
+    return NULL;
+  return c->shapes[arg].shapes;
+}
+
+/* opr_sx_input_tensor, straight from `plain` when there is one. */
+static inline opr_status tensor_shape(opr_infer_ctx *c, size_t arg, size_t j,
+                                      const opr_shape *plain,
+                                      opr_shape *out) {
+  if (!plain) return opr_sx_input_tensor(c, arg, j, out);
+  *out = plain[j];
+  return OPR_OK;
 }
 
 /* ---- sum(L, i) ---- */
@@ -89,13 +144,14 @@ opr_status opr_sx_sum_dims(opr_infer_ctx *c, size_t arg, opr_num i,
 /* ---- concat(L, axis) ---- */
 
 /* The rank the tensors of `arg` agree on (-1: none known). */
-static opr_status concat_rank(opr_infer_ctx *c, size_t arg, const char *what,
+static opr_status concat_rank(opr_infer_ctx *c, size_t arg,
+                              const opr_shape *plain, const char *what,
                               int *rank) {
   size_t n = opr_infer_num_inputs(c, arg), first = 0;
   *rank = OPR_UNKNOWN_RANK;
   for (size_t j = 0; j < n; j++) {
     opr_shape s, f;
-    opr_status st = opr_sx_input_tensor(c, arg, j, &s);
+    opr_status st = tensor_shape(c, arg, j, plain, &s);
     if (st || s.rank < 0) {
       if (st) return st;
       continue;
@@ -126,10 +182,10 @@ OPR_COLD static opr_status concat_mismatch(opr_infer_ctx *c, size_t arg,
 
 /* Tensor j into dims: merged except at `axis`, summed there. */
 static opr_status concat_one(opr_infer_ctx *c, size_t arg, size_t j,
-                             int axis, int64_t *dims, opr_num *sum,
-                             const char *what) {
+                             const opr_shape *plain, int axis, int64_t *dims,
+                             opr_num *sum, const char *what) {
   opr_shape s;
-  opr_status st = opr_sx_input_tensor(c, arg, j, &s);
+  opr_status st = tensor_shape(c, arg, j, plain, &s);
   if (st || s.rank < 0) {
     sum->known = false;
     return st;
@@ -153,8 +209,9 @@ static opr_status concat_one(opr_infer_ctx *c, size_t arg, size_t j,
 opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
                          const char *what, opr_shape *out) {
   int rank, a;
+  const opr_shape *plain = plain_shapes(c, arg);
   *out = opr_shape_unknown();
-  opr_status st = concat_rank(c, arg, what, &rank);
+  opr_status st = concat_rank(c, arg, plain, what, &rank);
   if (st || rank < 0) return st;
   /* TensorFlow's ConcatV2: scalars never concatenate, whatever the axis. */
   if (rank == 0)
@@ -169,7 +226,7 @@ opr_status opr_sx_concat(opr_infer_ctx *c, size_t arg, opr_num axis,
   opr_num sum = opr_sx_dim_num(0);
   size_t n = opr_infer_num_inputs(c, arg);
   for (size_t j = 0; j < n; j++)
-    if ((st = concat_one(c, arg, j, a, dims, &sum, what))) return st;
+    if ((st = concat_one(c, arg, j, plain, a, dims, &sum, what))) return st;
   dims[a] = sum.known ? sum.v : OPR_UNKNOWN_DIM;
   *out = (opr_shape){rank, dims};
   return OPR_OK;

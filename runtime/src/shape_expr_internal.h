@@ -18,8 +18,23 @@ static inline const char *sx_what(const char *what) {
 
 opr_status opr_sx_out_of_memory(const opr_infer_ctx *c);
 
-/* n dims in the context (uninitialized); n may be 0. */
-opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n, int64_t **dims);
+/* n dims in the context (uninitialized); n may be 0. Inline while they
+ * fit the room left. */
+static inline opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n,
+                                      int64_t **dims) {
+  if (n <= c->free_count) {
+    *dims = c->free_dims;
+    c->free_dims += n;
+    c->free_count -= n;
+    return OPR_OK;
+  }
+  *dims = opr_infer_alloc_dims(c, n);
+  return *dims ? OPR_OK : opr_sx_out_of_memory(c);
+}
+
+/* The paddings opr_sx_attr_string returns as themselves, so that
+ * window() knows them by address. */
+extern const char opr_sx_valid[], opr_sx_same_padding[];
 
 /* A shape of `rank` (<= OPR_MAX_RANK checked), every dim unknown. */
 opr_status opr_sx_unknown_of_rank(opr_infer_ctx *c, int64_t rank,
@@ -40,6 +55,24 @@ opr_status opr_sx_join_shapes(opr_infer_ctx *c, opr_shape a, opr_shape b,
  * value is known. */
 opr_status opr_sx_input_tensor(opr_infer_ctx *c, size_t arg, size_t index,
                                opr_shape *out);
+
+/* opr_infer_input_value and opr_infer_attr without the call: every read
+ * of a generated function goes through them. */
+static inline const opr_tensor *sx_input_value(const opr_infer_ctx *c,
+                                               size_t arg, size_t index) {
+  if (arg >= c->op->ninputs) return NULL;
+  if (c->shapes) {
+    const opr_shape_input *in = &c->shapes[arg];
+    return in->values && index < in->count ? in->values[index] : NULL;
+  }
+  if (index >= c->tensors[arg].count) return NULL;
+  const opr_tensor *t = c->tensors[arg].tensors[index];
+  return t->device == OPR_DEVICE_CPU ? t : NULL;
+}
+static inline const opr_attr_value *sx_attr(const opr_infer_ctx *c,
+                                            size_t attr) {
+  return attr < c->op->nattrs ? &c->attrs[attr] : NULL;
+}
 
 /* The op's name for input `arg` / attr `attr`, for messages. */
 static inline const char *sx_input_name(const opr_infer_ctx *c, size_t arg) {

@@ -6,13 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n, const char *what,
-                         int64_t *dim) {
-  *dim = OPR_UNKNOWN_DIM;
-  if (!n.known || n.v >= 0 || (n.direct && n.v == -1)) {
-    if (n.known && n.v >= 0) *dim = n.v;
-    return OPR_OK;
-  }
+OPR_COLD opr_status opr_sx_negative_dim(opr_infer_ctx *c, opr_num n,
+                                       const char *what) {
   return opr_infer_error(c, "%s is %" PRId64 ", a negative dim",
                          sx_what(what), n.v);
 }
@@ -35,8 +30,8 @@ OPR_COLD static opr_status arith_error(opr_infer_ctx *c, const char *what,
                          opr_sx_num_text(a, ta), op, opr_sx_num_text(b, tb));
 }
 
-opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out) {
+static opr_status num_add(opr_infer_ctx *c, opr_num a, opr_num b,
+                          const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   if (!a.known || !b.known) return OPR_OK;
   int64_t r;
@@ -46,8 +41,8 @@ opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
   return OPR_OK;
 }
 
-opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out) {
+static opr_status num_sub(opr_infer_ctx *c, opr_num a, opr_num b,
+                          const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   if (!a.known || !b.known) return OPR_OK;
   int64_t r;
@@ -57,8 +52,8 @@ opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
   return OPR_OK;
 }
 
-opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out) {
+static opr_status num_mul(opr_infer_ctx *c, opr_num a, opr_num b,
+                          const char *what, opr_num *out) {
   /* 0 * ? is 0 and 1 * x is x, known or not. */
   if ((a.known && a.v == 0) || (b.known && b.v == 0)) *out = known(0);
   else if (a.known && a.v == 1) *out = opr_sx_computed(b);
@@ -82,8 +77,8 @@ static opr_status check_divisor(opr_infer_ctx *c, opr_num a, opr_num b,
                      b);
 }
 
-opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out) {
+static opr_status num_div(opr_infer_ctx *c, opr_num a, opr_num b,
+                          const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   opr_status s = check_divisor(c, a, b, "/", what);
   if (s || !b.known) return s;
@@ -95,8 +90,8 @@ opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
   return OPR_OK;
 }
 
-opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out) {
+static opr_status num_mod(opr_infer_ctx *c, opr_num a, opr_num b,
+                          const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   opr_status s = check_divisor(c, a, b, "%", what);
   if (s || !a.known || !b.known) return s;
@@ -105,8 +100,8 @@ opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
   return OPR_OK;
 }
 
-opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
-                           const char *what, opr_num *out) {
+static opr_status num_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
+                               const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   opr_status s = check_divisor(c, a, b, "ceil_div", what);
   if (s || !a.known || !b.known) return s;
@@ -115,6 +110,21 @@ opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
   if (a.v > 0 && a.v % b.v != 0) q++;
   *out = known(q);
   return OPR_OK;
+}
+
+opr_status opr_sx_arith(opr_infer_ctx *c, opr_sx_arith_op op, opr_num a,
+                        opr_num b, const char *what, opr_num *out) {
+  switch (op) {
+  case OPR_SX_ADD: return num_add(c, a, b, what, out);
+  case OPR_SX_SUB: return num_sub(c, a, b, what, out);
+  case OPR_SX_MUL: return num_mul(c, a, b, what, out);
+  case OPR_SX_DIV: return num_div(c, a, b, what, out);
+  case OPR_SX_MOD: return num_mod(c, a, b, what, out);
+  case OPR_SX_CEIL_DIV: return num_ceil_div(c, a, b, what, out);
+  }
+  *out = opr_sx_unknown_num();
+  return opr_infer_error(c, "%s: no arithmetic operation %d", sx_what(what),
+                         (int)op);
 }
 
 opr_status opr_sx_neg(opr_infer_ctx *c, opr_num a, const char *what,
@@ -162,19 +172,45 @@ static opr_status window_valid(opr_infer_ctx *c, opr_num d, opr_num size,
   return OPR_OK;
 }
 
-opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
-                         opr_num stride, opr_num dilation,
-                         const char *padding, const char *what,
-                         opr_num *out) {
+OPR_NOINLINE static opr_status window_rest(opr_infer_ctx *c, opr_num d,
+                                          opr_num size, opr_num stride,
+                                          opr_num dilation,
+                                          const char *padding,
+                                          const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   if (stride.known && stride.v < 1)
     return window_error(c, what, "stride", stride);
   if (dilation.known && dilation.v < 1)
     return window_error(c, what, "dilation", dilation);
-  if (padding && strcmp(padding, "VALID") == 0)
+  if (padding == opr_sx_valid ||
+      (padding && strcmp(padding, opr_sx_valid) == 0))
     return window_valid(c, d, size, stride, dilation, what, out);
-  if (padding && strcmp(padding, "SAME") == 0)
-    return opr_sx_ceil_div(c, d, stride, what, out);
+  if (padding == opr_sx_same_padding ||
+      (padding && strcmp(padding, opr_sx_same_padding) == 0))
+    return num_ceil_div(c, d, stride, what, out);
   return opr_infer_error(c, "%s: padding '%s' is neither 'VALID' nor "
                          "'SAME'", sx_what(what), opr_text_or(padding, "?"));
+}
+
+/* The usual window: every number known, the padding one that
+ * opr_sx_attr_string returned, nothing out of range; the rest above. */
+opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
+                         opr_num stride, opr_num dilation,
+                         const char *padding, const char *what,
+                         opr_num *out) {
+  int64_t w, r;
+  bool usual = d.known && size.known && stride.known && dilation.known &&
+               d.v >= 0 && size.v >= 1 && stride.v >= 1 && dilation.v >= 1;
+  if (usual && padding == opr_sx_same_padding) {
+    *out = known(d.v / stride.v + (d.v % stride.v != 0));
+    return OPR_OK;
+  }
+  if (usual && padding == opr_sx_valid &&
+      !__builtin_sub_overflow(size.v, (int64_t)1, &w) &&
+      !__builtin_mul_overflow(w, dilation.v, &w) && w < d.v) {
+    r = (d.v - (w + 1)) / stride.v + 1; /* 1 <= w + 1 <= d: no overflow */
+    *out = known(r);
+    return OPR_OK;
+  }
+  return window_rest(c, d, size, stride, dilation, padding, what, out);
 }

@@ -14,7 +14,13 @@ opr_status opr_sx_shape(opr_infer_ctx *c, const opr_num *dims, size_t n,
     return opr_infer_error(c, "a shape of %zu dims, more than the highest "
                            "rank %d", n, OPR_MAX_RANK);
   opr_status s = opr_sx_alloc(c, n, &d);
-  for (size_t k = 0; !s && k < n; k++)
+  size_t k = 0;
+  /* Known dims (the usual case) straight in; the rest by the rules. */
+  while (!s && k < n && dims[k].known && dims[k].v >= 0) {
+    d[k] = dims[k].v;
+    k++;
+  }
+  for (; !s && k < n; k++)
     s = opr_sx_as_dim(c, dims[k], whats ? whats[k] : NULL, &d[k]);
   if (!s) *out = (opr_shape){(int)n, n ? d : NULL};
   return s;
@@ -30,34 +36,10 @@ opr_status opr_sx_unknown_rank(opr_infer_ctx *c, opr_num n, const char *what,
   return opr_sx_unknown_of_rank(c, n.v, what, out);
 }
 
-opr_num opr_sx_rank(opr_shape s) { return opr_sx_dim_num(s.rank); }
-
-opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
-                      const char *what, opr_num *out) {
+OPR_COLD opr_status opr_sx_dim_out_of_range(opr_infer_ctx *c, opr_shape s,
+                                            opr_num i, const char *what) {
   int axis;
-  *out = opr_sx_unknown_num();
-  if (!i.known || s.rank < 0) return OPR_OK;
-  opr_status st = opr_sx_axis(c, i.v, s.rank, 0, what, &axis);
-  if (!st) *out = opr_sx_dim_num(s.dims[axis]);
-  return st;
-}
-
-/* A slice bound with Python's rules, clamped to [0, rank]. */
-static int bound(opr_num b, bool has, int missing, int rank) {
-  if (!has) return missing;
-  if (b.v < 0) return b.v < -(int64_t)rank ? 0 : (int)(b.v + rank);
-  return b.v > rank ? rank : (int)b.v;
-}
-
-opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
-                        opr_num lo, bool has_hi, opr_num hi, opr_shape *out) {
-  (void)c;
-  *out = opr_shape_unknown();
-  if (s.rank < 0 || (has_lo && !lo.known) || (has_hi && !hi.known))
-    return OPR_OK;
-  int a = bound(lo, has_lo, 0, s.rank), b = bound(hi, has_hi, s.rank, s.rank);
-  *out = (opr_shape){b > a ? b - a : 0, b > a ? s.dims + a : NULL};
-  return OPR_OK;
+  return opr_sx_axis(c, i.v, s.rank, 0, what, &axis);
 }
 
 opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
@@ -75,8 +57,8 @@ opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
   int64_t *d;
   opr_status s = opr_sx_alloc(c, (size_t)(a.rank + b.rank), &d);
   if (s) return s;
-  memcpy(d, a.dims, (size_t)a.rank * sizeof *d);
-  memcpy(d + a.rank, b.dims, (size_t)b.rank * sizeof *d);
+  for (int i = 0; i < a.rank; i++) d[i] = a.dims[i]; /* few: no memcpy */
+  for (int i = 0; i < b.rank; i++) d[a.rank + i] = b.dims[i];
   *out = (opr_shape){a.rank + b.rank, d};
   return OPR_OK;
 }

@@ -11,6 +11,11 @@
  * 64 dims (ExtractImagePatches), hence 256 (2 KiB on the stack). */
 enum { INFER_INLINE_DIMS = 256, INFER_INLINE_OUTPUTS = 8 };
 
+/* Inputs whose version-2 reads (opr_sx_input, opr_sx_value_shape) are
+ * kept once made: a generated function reads an input again in every
+ * statement and `let` that names it. Inputs past this are recomputed. */
+enum { INFER_CACHED_INPUTS = 16 };
+
 /* Dims that did not fit inline: a list of heap blocks. */
 typedef struct opr_infer_chunk {
   struct opr_infer_chunk *next;
@@ -30,6 +35,20 @@ struct opr_infer_ctx {
   int64_t *free_dims;
   size_t free_count;
   opr_infer_chunk *chunks;
+  /* Bit `arg` set: sx_inputs[arg] holds opr_sx_input's shape of input
+   * `arg`; sx_values[arg] opr_sx_value_shape's of its tensor 0. Results
+   * only (an error is made again), in the context's storage or the
+   * caller's, so valid until inference ends. */
+  uint32_t sx_inputs_set, sx_values_set;
+  opr_shape sx_inputs[INFER_CACHED_INPUTS];
+  opr_shape sx_values[INFER_CACHED_INPUTS];
+  /* Bit `arg` of sx_ints_set: sx_ints[arg] holds the int32/int64 values
+   * of input `arg`'s tensor 0 as int64_t (NULL: not known), sx_nints[arg]
+   * their count; set when they fit the dims storage without a heap
+   * block, for value(x)[i]. */
+  uint32_t sx_ints_set;
+  const int64_t *sx_ints[INFER_CACHED_INPUTS];
+  size_t sx_nints[INFER_CACHED_INPUTS];
   opr_shape outputs_inline[INFER_INLINE_OUTPUTS];
   int64_t dims_inline[INFER_INLINE_DIMS];
 };
@@ -42,6 +61,11 @@ opr_status opr_infer_ctx_init(opr_infer_ctx *c, const opr_op_def *op,
                               const opr_input *tensors,
                               const opr_shape_input *shapes);
 void opr_infer_ctx_free(opr_infer_ctx *c);
+
+/* Nothing read yet (both ways of setting up a context call this). */
+static inline void opr_infer_ctx_clear_reads(opr_infer_ctx *c) {
+  c->sx_inputs_set = c->sx_values_set = c->sx_ints_set = 0;
+}
 
 /* Room for n dims that lives as long as the context; NULL when out of
  * memory. */

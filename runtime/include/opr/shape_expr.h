@@ -39,9 +39,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The small operations are inline, and forced so: a generated function
+ * calls them at every step and its size would talk the compiler out of
+ * it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_SX_INLINE static inline __attribute__((always_inline))
+#else
+#define OPR_SX_INLINE static inline
 #endif
 
 typedef struct opr_num {
@@ -77,29 +87,89 @@ static inline opr_num opr_sx_computed(opr_num n) {
   return n;
 }
 
+/* The small operations below are inline: a generated function calls them
+ * at every step. Their errors (and anything not the common case) go to
+ * these out-of-line functions, which the inline ones call. */
+typedef enum opr_sx_arith_op {
+  OPR_SX_ADD,
+  OPR_SX_SUB,
+  OPR_SX_MUL,
+  OPR_SX_DIV,
+  OPR_SX_MOD,
+  OPR_SX_CEIL_DIV,
+} opr_sx_arith_op;
+/* The error of opr_sx_as_dim for n (known, negative, not a direct -1). */
+opr_status opr_sx_negative_dim(opr_infer_ctx *c, opr_num n,
+                               const char *what);
+/* a op b with every rule: what opr_sx_add ... opr_sx_ceil_div do. */
+opr_status opr_sx_arith(opr_infer_ctx *c, opr_sx_arith_op op, opr_num a,
+                        opr_num b, const char *what, opr_num *out);
+
 /* A number where a dim is needed (an element of [...], the D of set and
  * insert): unknown -> OPR_UNKNOWN_DIM; a direct -1 -> OPR_UNKNOWN_DIM;
  * another negative value is an error. */
-opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n, const char *what,
-                         int64_t *dim);
+OPR_SX_INLINE opr_status opr_sx_as_dim(opr_infer_ctx *c, opr_num n,
+                                       const char *what, int64_t *dim) {
+  if (n.known && n.v >= 0) {
+    *dim = n.v;
+    return OPR_OK;
+  }
+  *dim = OPR_UNKNOWN_DIM;
+  if (!n.known || (n.direct && n.v == -1)) return OPR_OK;
+  return opr_sx_negative_dim(c, n, what);
+}
 
 /* + - * / % ceil_div and unary -, with the contract's rules for unknowns
  * and zero (0 * ? is 0, 1 * x is x; -1 % 4 is 3; ceil_div rounds toward
  * plus infinity); overflow of 64 bits, an inexact `/` of known operands
  * and a known divisor <= 0 (whatever the dividend) are errors. Results
  * are not direct. */
-opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
-                      const char *what, opr_num *out);
-opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a, opr_num b,
-                           const char *what, opr_num *out);
+OPR_SX_INLINE opr_status opr_sx_add(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  int64_t r;
+  if (a.known && b.known && !__builtin_add_overflow(a.v, b.v, &r)) {
+    out->v = r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_arith(c, OPR_SX_ADD, a, b, what, out);
+}
+OPR_SX_INLINE opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  int64_t r;
+  if (a.known && b.known && !__builtin_sub_overflow(a.v, b.v, &r)) {
+    out->v = r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_arith(c, OPR_SX_SUB, a, b, what, out);
+}
+OPR_SX_INLINE opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  return opr_sx_arith(c, OPR_SX_MUL, a, b, what, out);
+}
+OPR_SX_INLINE opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  return opr_sx_arith(c, OPR_SX_DIV, a, b, what, out);
+}
+OPR_SX_INLINE opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
+                                    const char *what, opr_num *out) {
+  if (a.known && b.known && b.v > 0) { /* b > 0: no overflow */
+    int64_t r = a.v % b.v;
+    out->v = r < 0 ? r + b.v : r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_arith(c, OPR_SX_MOD, a, b, what, out);
+}
+OPR_SX_INLINE opr_status opr_sx_ceil_div(opr_infer_ctx *c, opr_num a,
+                                         opr_num b, const char *what,
+                                         opr_num *out) {
+  return opr_sx_arith(c, OPR_SX_CEIL_DIV, a, b, what, out);
+}
 opr_status opr_sx_neg(opr_infer_ctx *c, opr_num a, const char *what,
                       opr_num *out);
 /* window(D, size, stride, dilation, padding): padding "VALID" ((D -
@@ -115,7 +185,21 @@ opr_status opr_sx_window(opr_infer_ctx *c, opr_num d, opr_num size,
 
 /* a cmp b (OPR_DIM_EQ ... from opr/shape.h); undecided when either is
  * unknown. */
-opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp, opr_num b);
+OPR_SX_INLINE opr_cond opr_sx_compare(opr_num a, opr_dim_cmp cmp,
+                                      opr_num b) {
+  bool r;
+  if (!a.known || !b.known) return OPR_COND_UNDECIDED;
+  switch (cmp) {
+  case OPR_DIM_EQ: r = a.v == b.v; break;
+  case OPR_DIM_NE: r = a.v != b.v; break;
+  case OPR_DIM_LT: r = a.v < b.v; break;
+  case OPR_DIM_LE: r = a.v <= b.v; break;
+  case OPR_DIM_GT: r = a.v > b.v; break;
+  case OPR_DIM_GE: r = a.v >= b.v; break;
+  default: return OPR_COND_UNDECIDED;
+  }
+  return r ? OPR_COND_TRUE : OPR_COND_FALSE;
+}
 /* x in [lo, hi]: lo <= x <= hi; undecided when any of them is unknown. */
 opr_cond opr_sx_in(opr_num x, opr_num lo, opr_num hi);
 static inline opr_cond opr_sx_not(opr_cond a) {
@@ -127,17 +211,30 @@ opr_status opr_sx_bit(opr_infer_ctx *c, opr_num n, opr_num i,
 /* same(S, ...): decided now: true when they merge, else false. */
 opr_cond opr_sx_same(opr_infer_ctx *c, const opr_shape *shapes, size_t n);
 /* known(D), known(S): decided now (a shape: rank and every dim). */
-opr_cond opr_sx_known_num(opr_num n);
+OPR_SX_INLINE opr_cond opr_sx_known_num(opr_num n) {
+  return n.known ? OPR_COND_TRUE : OPR_COND_FALSE;
+}
 opr_cond opr_sx_known_shape(opr_shape s);
 /* `require C;`: an error when `cond` is false (undecided passes). `what`
  * is the statement's condition; `detail` (or NULL) the operands' values:
  *   Pad: rank(input) == dim(paddings, 0) does not hold (3 vs 2) */
-opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond, const char *what,
-                          const char *detail);
+opr_status opr_sx_require_failed(opr_infer_ctx *c, const char *what,
+                                 const char *detail);
+OPR_SX_INLINE opr_status opr_sx_require(opr_infer_ctx *c, opr_cond cond,
+                                        const char *what,
+                                        const char *detail) {
+  if (cond != OPR_COND_FALSE) return OPR_OK;
+  return opr_sx_require_failed(c, what, detail);
+}
 /* `require a cmp b;` with the values in the message. */
-opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
-                                  opr_dim_cmp cmp, opr_num b,
-                                  const char *what);
+opr_status opr_sx_require_compare_failed(opr_infer_ctx *c, opr_num a,
+                                         opr_num b, const char *what);
+OPR_SX_INLINE opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
+                                                opr_dim_cmp cmp, opr_num b,
+                                                const char *what) {
+  if (opr_sx_compare(a, cmp, b) != OPR_COND_FALSE) return OPR_OK;
+  return opr_sx_require_compare_failed(c, a, b, what);
+}
 
 /* ---- inputs (arg: the op's input index) ---- */
 
@@ -239,14 +336,43 @@ opr_status opr_sx_shape(opr_infer_ctx *c, const opr_num *dims, size_t n,
                         const char *const *whats, opr_shape *out);
 opr_status opr_sx_unknown_rank(opr_infer_ctx *c, opr_num n, const char *what,
                                opr_shape *out); /* unknown(n) */
-opr_num opr_sx_rank(opr_shape s);
+OPR_SX_INLINE opr_num opr_sx_rank(opr_shape s) {
+  return opr_sx_dim_num(s.rank);
+}
 /* S[i], dim(x, i): i counts from the end when negative. */
-opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
-                      const char *what, opr_num *out);
+opr_status opr_sx_dim_out_of_range(opr_infer_ctx *c, opr_shape s, opr_num i,
+                                   const char *what);
+OPR_SX_INLINE opr_status opr_sx_dim(opr_infer_ctx *c, opr_shape s, opr_num i,
+                                    const char *what, opr_num *out) {
+  *out = opr_sx_unknown_num();
+  if (!i.known || s.rank < 0) return OPR_OK;
+  int64_t at = i.v < 0 ? i.v + s.rank : i.v;
+  if (i.v < -(int64_t)s.rank || at >= s.rank)
+    return opr_sx_dim_out_of_range(c, s, i, what);
+  *out = opr_sx_dim_num(s.dims[at]);
+  return OPR_OK;
+}
 /* S[lo:hi]; has_lo/has_hi false for a bound left out. Python's rules,
  * bounds clamped, never an error; `?` for an unknown rank or bound. */
-opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s, bool has_lo,
-                        opr_num lo, bool has_hi, opr_num hi, opr_shape *out);
+static inline int opr_sx_slice_bound(opr_num b, bool has, int missing,
+                                      int rank) { /* clamped to [0, rank] */
+  if (!has) return missing;
+  if (b.v < 0) return b.v < -(int64_t)rank ? 0 : (int)(b.v + rank);
+  return b.v > rank ? rank : (int)b.v;
+}
+OPR_SX_INLINE opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s,
+                                      bool has_lo, opr_num lo, bool has_hi,
+                                      opr_num hi, opr_shape *out) {
+  (void)c;
+  *out = opr_sx_unknown_shape();
+  if (s.rank < 0 || (has_lo && !lo.known) || (has_hi && !hi.known))
+    return OPR_OK;
+  int a = opr_sx_slice_bound(lo, has_lo, 0, s.rank);
+  int b = opr_sx_slice_bound(hi, has_hi, s.rank, s.rank);
+  out->rank = b > a ? b - a : 0;
+  out->dims = b > a ? s.dims + a : NULL;
+  return OPR_OK;
+}
 opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
                          opr_shape *out); /* a ++ b */
 /* set, insert, remove: D through opr_sx_as_dim; an unknown i keeps the
@@ -314,22 +440,75 @@ typedef struct opr_sx_fold {
  * element is direct and equal. The `what` of an element may be its own
  * text or the whole fold's ("merge(rank(x), dim(p, 0)): dims 1 and 2 do
  * not merge"); that of the end, the whole fold's. */
-opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
-                            opr_sx_fold_op op, size_t n);
-opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
-                           const char *what);
+opr_status opr_sx_fold_init_dims(opr_infer_ctx *c, opr_sx_fold *f,
+                                 size_t n); /* init for OPR_FOLD_DIMS */
+OPR_SX_INLINE opr_status opr_sx_fold_init(opr_infer_ctx *c, opr_sx_fold *f,
+                                          opr_sx_fold_op op, size_t n) {
+  if (op == OPR_FOLD_DIMS) return opr_sx_fold_init_dims(c, f, n);
+  memset(f, 0, sizeof *f);
+  f->op = op;
+  f->num = op == OPR_FOLD_SUM       ? opr_sx_dim_num(0)
+           : op == OPR_FOLD_PRODUCT ? opr_sx_dim_num(1)
+                                    : opr_sx_unknown_num();
+  f->shape = opr_sx_unknown_shape();
+  if (op == OPR_FOLD_BROADCAST) f->shape.rank = 0; /* [] */
+  f->cond = op == OPR_FOLD_ALL ? OPR_COND_TRUE : OPR_COND_FALSE;
+  return OPR_OK;
+}
+/* opr_sx_fold_num with every rule; the inline one takes the usual steps
+ * (a known element of sum, product or [D for k < N]) itself. */
+opr_status opr_sx_fold_num_general(opr_infer_ctx *c, opr_sx_fold *f,
+                                   opr_num x, const char *what);
+OPR_SX_INLINE opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f,
+                                         opr_num x, const char *what) {
+  int64_t r;
+  if (x.known && f->op == OPR_FOLD_SUM && f->num.known &&
+      !__builtin_add_overflow(f->num.v, x.v, &r)) {
+    f->num.v = r;
+    f->num.direct = false;
+  } else if (x.known && f->op == OPR_FOLD_PRODUCT && x.v != 0 &&
+             !f->overflow) {
+    f->overflow = __builtin_mul_overflow(f->num.v, x.v, &f->num.v);
+  } else if (x.known && f->op == OPR_FOLD_DIMS && x.v >= 0 &&
+             (size_t)f->shape.rank < f->cap) {
+    ((int64_t *)f->shape.dims)[f->shape.rank++] = x.v;
+  } else {
+    return opr_sx_fold_num_general(c, f, x, what);
+  }
+  f->count++;
+  return OPR_OK;
+}
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
-void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x);
+OPR_SX_INLINE void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
+  opr_cond decides = f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE;
+  f->count++;
+  if (x == decides) f->cond = decides;
+  else if (x == OPR_COND_UNDECIDED) f->partial = true;
+}
 /* The N of a comprehension: *count = N when known (negative: an error);
  * *known false when unknown (then opr_sx_fold_unknown, no elements). */
-opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
-                        size_t *count, bool *known);
+opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
+                                 const char *what);
+OPR_SX_INLINE opr_status opr_sx_count(opr_infer_ctx *c, opr_num n,
+                                      const char *what, size_t *count,
+                                      bool *known) {
+  *count = 0;
+  *known = n.known;
+  if (!n.known) return OPR_OK;
+  if (n.v < 0) return opr_sx_negative_count(c, n, what);
+  *count = (size_t)n.v;
+  return OPR_OK;
+}
 /* N unknown, or an `if` undecided for some element: the result is
  * unknown (a decided all/any stays decided). */
-void opr_sx_fold_unknown(opr_sx_fold *f);
+OPR_SX_INLINE void opr_sx_fold_unknown(opr_sx_fold *f) { f->unknown = true; }
 /* all/any decided: later elements are not evaluated. */
-bool opr_sx_fold_done(const opr_sx_fold *f);
+OPR_SX_INLINE bool opr_sx_fold_done(const opr_sx_fold *f) {
+  return (f->op == OPR_FOLD_ALL && f->cond == OPR_COND_FALSE) ||
+         (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
+         (f->op == OPR_FOLD_PRODUCT && f->zero);
+}
 opr_status opr_sx_fold_end_num(opr_infer_ctx *c, opr_sx_fold *f,
                                const char *what, opr_num *out);
 opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
