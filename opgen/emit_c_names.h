@@ -36,6 +36,7 @@ typedef enum og_cn_op_part {
   OG_CN_STATE,           /* demo_foo_state */
   OG_CN_CHECK,           /* demo_foo_check */
   OG_CN_SHAPE,           /* demo_foo_shape: from shape statements */
+  OG_CN_SHAPE_VALUES,    /* demo_foo_shape_values: its values read once */
   OG_CN_INPUT_DEFS,      /* demo_foo_input_defs */
   OG_CN_OUTPUT_DEFS,     /* demo_foo_output_defs */
   OG_CN_ATTR_DEFS,       /* demo_foo_attr_defs */
@@ -59,6 +60,7 @@ typedef enum og_cn_local {
   OG_CN_L_CTX,    /* c: the opr_infer_ctx */
   OG_CN_L_STATUS, /* s: the function's status */
   OG_CN_L_OUT,    /* out: a let's result */
+  OG_CN_L_VALS,   /* l: the values read once (demo_foo_shape_values) */
   /* numbered */
   OG_CN_L_NUM,    /* n0: opr_num */
   OG_CN_L_COND,   /* b0: opr_cond */

@@ -176,22 +176,32 @@ void sx_call(sx_gen *g, const char *fn, ...) {
   sx_call_n(g, fn, args, n);
 }
 
+const char *sx_vals_arg(sx_gen *g) {
+  g->vals_used = true;
+  return g->vals_arg;
+}
+
 const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
                          const char *fn, const char *const *args, size_t n) {
   sx_once *once = kind == OG_CN_L_INPUT ? &g->input_once[index]
                                         : &g->let_once[index];
   const char *local = sx_name(g, kind, index);
+  if (g->vals) { /* a member: another function may have read it */
+    g->vals_used = true;
+    local = sx_printf(g, "%s%s", g->vals, local);
+  }
   if (*once == SX_ONCE_DONE) return local;
   const char **all = og_arena_array(g->f->arena, n + 1, sizeof *all);
   for (size_t i = 0; i < n; i++) all[i] = args[i];
   all[n] = sx_printf(g, "&%s", local);
-  if (g->depth == 0 && *once == SX_ONCE_NO) { /* always runs */
+  if (g->depth == 0 && *once == SX_ONCE_NO && !g->vals) { /* always runs */
     sx_call_n(g, fn, all, n + 1);
     *once = SX_ONCE_DONE;
     return local;
   }
   const char *flag = sx_name(
       g, kind == OG_CN_L_INPUT ? OG_CN_L_INPUT_SET : OG_CN_L_LET_SET, index);
+  if (g->vals) flag = sx_printf(g, "%s%s", g->vals, flag);
   sx_line(g, "if (!%s) {", flag);
   og_w_indent(g->w);
   sx_call_n(g, fn, all, n + 1);
@@ -244,6 +254,7 @@ static void declare_one(og_writer *w, const sx_gen *g, og_sx_type t,
 
 static void declare_once(og_writer *w, const sx_gen *g) {
   const og_op *op = g->op;
+  if (g->vals) return; /* members */
   for (size_t i = 0; i < op->ninputs; i++)
     if (g->input_once[i] != SX_ONCE_NO)
       declare_one(w, g, OG_SXT_SHAPE, OG_CN_L_INPUT, OG_CN_L_INPUT_SET, i,

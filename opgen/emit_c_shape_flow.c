@@ -209,13 +209,15 @@ const char *sx_let_call(sx_gen *g, const og_sexpr *e) {
   sx_mark m = sx_mark_get(g);
   const og_shape_let *let = &g->op->shape_lets[e->index];
   size_t n = e->nargs;
+  size_t v = g->vals ? 1 : 0; /* the values struct, first */
+  const char **args = og_arena_array(g->f->arena, n + 2, sizeof *args);
+  if (v) args[0] = sx_vals_arg(g);
   if (!n)
     return sx_read_once(g, OG_CN_L_LET, e->index,
-                        og_cn_shape_let(g->f, g->op, let), NULL, 0);
-  const char **args = og_arena_array(g->f->arena, n + 2, sizeof *args);
-  for (size_t i = 0; i < n; i++) args[i] = sx_expr(g, &e->args[i]);
+                        og_cn_shape_let(g->f, g->op, let), args, v);
+  for (size_t i = 0; i < n; i++) args[v + i] = sx_expr(g, &e->args[i]);
   const char *r = sx_result(g, m, sx_kind(e->type));
-  args[n] = ref(g, r);
-  sx_call_n(g, og_cn_shape_let(g->f, g->op, let), args, n + 1);
+  args[v + n] = ref(g, r);
+  sx_call_n(g, og_cn_shape_let(g->f, g->op, let), args, v + n + 1);
   return r;
 }

@@ -48,6 +48,13 @@ typedef struct sx_gen {
    * [op->nshape_lets]), which cannot differ from one use to the next. */
   sx_once *input_once, *let_once;
   bool *input_flag, *let_flag; /* their flags are used */
+  /* An op with let functions keeps those values, and their flags, in one
+   * struct (<op>_shape_values) that the shape function owns and passes
+   * to every let function, so each is read once per inference wherever
+   * it is first needed: vals is then "l." or "l->" (NULL: locals),
+   * vals_arg "&l" or "l". */
+  const char *vals, *vals_arg;
+  bool vals_used;
   int depth;               /* branches and loops around the code now */
   size_t labels, whats;    /* numbered once per function */
   sx_fail *fail;
@@ -92,6 +99,8 @@ const char *sx_string(const sx_gen *g, const char *s);
 /* The declarations of the temporaries used, into w. */
 void sx_declare(og_writer *w, const sx_gen *g);
 
+/* The struct of values read once, as an argument (marks it used). */
+const char *sx_vals_arg(sx_gen *g);
 /* The local of a value read once (`kind` OG_CN_L_INPUT or OG_CN_L_LET,
  * `index`), read by `fn(c, args..., &local)` where needed; returns it. */
 const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
