@@ -157,13 +157,17 @@ static const char *format_call(const sx_gen *g, const char *prefix,
   return s;
 }
 
+void sx_check_call(sx_gen *g, const char *fn, const char **args, size_t n) {
+  const char *prefix = sx_printf(g, "if ((%s = ", fail_status(g));
+  put_check(g, format_call(g, prefix, fn, args, n, "))"));
+}
+
 void sx_call_n(sx_gen *g, const char *fn, const char *const *args,
                size_t n) {
   const char **all = og_arena_array(g->f->arena, n + 1, sizeof *all);
   all[0] = sx_ctx(g);
   for (size_t i = 0; i < n; i++) all[i + 1] = args[i];
-  const char *prefix = sx_printf(g, "if ((%s = ", fail_status(g));
-  put_check(g, format_call(g, prefix, fn, all, n + 1, "))"));
+  sx_check_call(g, fn, all, n + 1);
 }
 
 void sx_call(sx_gen *g, const char *fn, ...) {

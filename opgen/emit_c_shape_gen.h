@@ -91,6 +91,8 @@ void sx_line(sx_gen *g, const char *fmt, ...)
 /* `if ((s = fn(c, args...))) <fail>`; args end with NULL. */
 void sx_call(sx_gen *g, const char *fn, ...);
 void sx_call_n(sx_gen *g, const char *fn, const char *const *args, size_t n);
+/* `if ((s = fn(args...))) <fail>`, no context argument added. */
+void sx_check_call(sx_gen *g, const char *fn, const char **args, size_t n);
 /* `if ((s = <status expression>)) <fail>`. */
 void sx_check(sx_gen *g, const char *status);
 /* The C string literal of a node's source text. */
