@@ -74,7 +74,8 @@ const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
       [OG_CN_L_ERR] = "e",     [OG_CN_L_PARAM] = "p",
       [OG_CN_L_LABEL] = "done", [OG_CN_L_INPUT] = "in",
       [OG_CN_L_LET] = "let",   [OG_CN_L_INPUT_SET] = "inset",
-      [OG_CN_L_LET_SET] = "letset",
+      [OG_CN_L_LET_SET] = "letset", [OG_CN_L_ATTR] = "av",
+      [OG_CN_L_ATTR_SET] = "avset",
   };
   if (kind <= OG_CN_L_VALS) return stem[kind];
   return og_arena_printf(f->arena, "%s%zu", stem[kind], n);

@@ -81,6 +81,9 @@ typedef enum og_cn_local {
   OG_CN_L_LET,    /* let0: the value of let 0 (no parameters), once */
   OG_CN_L_INPUT_SET, /* inset0: in0 is read (first read in a branch) */
   OG_CN_L_LET_SET,   /* letset0: let0 is evaluated (likewise) */
+  OG_CN_L_ATTR,      /* av0: attr 0 read once (a bool's opr_cond, a
+                        string's text) */
+  OG_CN_L_ATTR_SET,  /* avset0: av0 is read (likewise) */
   OG_CN_LOCALS
 } og_cn_local;
 const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,

@@ -110,7 +110,7 @@ static const char *type_of(og_sx_type t) {
 
 /* The members of the op's values struct (emit_c_shape_gen.h). */
 typedef struct members {
-  bool *input, *let;
+  bool *input, *let, *attr, *attr_text;
 } members;
 
 static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
@@ -130,6 +130,9 @@ static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
       og_arena_array(f->arena, op->ninputs + 1, sizeof *g->input_flag);
   g->let_flag =
       og_arena_array(f->arena, op->nshape_lets + 1, sizeof *g->let_flag);
+  g->attr_once = og_arena_array(f->arena, op->nattrs + 1, sizeof *g->attr_once);
+  g->attr_flag = og_arena_array(f->arena, op->nattrs + 1, sizeof *g->attr_flag);
+  g->attr_text = og_arena_array(f->arena, op->nattrs + 1, sizeof *g->attr_text);
   g->attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
   g->in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
   g->out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);
@@ -160,6 +163,9 @@ static void values_struct(og_writer *w, const og_c_file *f, const og_op *op,
   for (size_t i = 0; i < op->nshape_lets; i++)
     if (mem->let[i])
       og_w_line(w, "bool %s;", og_cn_shape_local(f, OG_CN_L_LET_SET, i));
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (mem->attr[i])
+      og_w_line(w, "bool %s;", og_cn_shape_local(f, OG_CN_L_ATTR_SET, i));
   for (size_t i = 0; i < op->ninputs; i++)
     if (mem->input[i])
       og_w_line(w, "opr_shape %s;", og_cn_shape_local(f, OG_CN_L_INPUT, i));
@@ -167,6 +173,12 @@ static void values_struct(og_writer *w, const og_c_file *f, const og_op *op,
     if (mem->let[i])
       og_w_line(w, "%s %s;", type_of(op->shape_lets[i].body.type),
                 og_cn_shape_local(f, OG_CN_L_LET, i));
+  for (size_t i = 0; i < op->nattrs; i++) {
+    const char *type = sx_attr_type(mem->attr_text[i]);
+    if (mem->attr[i])
+      og_w_line(w, "%s%s%s;", type, mem->attr_text[i] ? "" : " ",
+                og_cn_shape_local(f, OG_CN_L_ATTR, i));
+  }
   og_w_dedent(w);
   og_w_line(w, "} %s;", name);
   og_w_newline(w);
@@ -239,6 +251,12 @@ static void mark_members(const og_op *op, const og_sexpr *e, members *mem) {
     mem->input[e->index] = true;
   if (e->kind == OG_SX_LET && !e->nargs && e->index < op->nshape_lets)
     mem->let[e->index] = true;
+  if (e->kind == OG_SX_ATTR && e->type == OG_SXT_COND &&
+      e->index < op->nattrs)
+    mem->attr[e->index] = true;
+  const og_sexpr *pad = e->kind == OG_SX_WINDOW ? &e->args[4] : NULL;
+  if (pad && pad->kind == OG_SX_ATTR && pad->index < op->nattrs)
+    mem->attr[pad->index] = mem->attr_text[pad->index] = true;
   for (size_t i = 0; i < e->nargs; i++) {
     const og_sexpr *a = &e->args[i];
     if (i == 1 && (e->kind == OG_SX_REDUCE || e->kind == OG_SX_PERMUTE))
@@ -256,12 +274,15 @@ static members *values_members(const og_c_file *f, const og_op *op,
   members *mem = og_arena_array(f->arena, 1, sizeof *mem);
   mem->input = og_arena_array(f->arena, op->ninputs + 1, sizeof(bool));
   mem->let = og_arena_array(f->arena, op->nshape_lets + 1, sizeof(bool));
+  mem->attr = og_arena_array(f->arena, op->nattrs + 1, sizeof(bool));
+  mem->attr_text = og_arena_array(f->arena, op->nattrs + 1, sizeof(bool));
   for (size_t i = 0; i < op->nshape_rules; i++)
     mark_members(op, &op->shape_rules[i].expr, mem);
   for (size_t i = 0; i < op->nshape_lets; i++)
     if (used[i]) any_let = true, mark_members(op, &op->shape_lets[i].body, mem);
   for (size_t i = 0; i < op->ninputs; i++) any |= mem->input[i];
   for (size_t i = 0; i < op->nshape_lets; i++) any |= mem->let[i];
+  for (size_t i = 0; i < op->nattrs; i++) any |= mem->attr[i];
   return any_let && any ? mem : NULL;
 }
 

@@ -146,6 +146,17 @@ static const char *attr_is(sx_gen *g, const og_sexpr *e, const char *attr,
   return e->op == 'n' ? sx_printf(g, "opr_sx_not(%s)", r) : r;
 }
 
+/* A bool attr as a condition, a string attr as text: read once per
+ * function (per inference with a values struct). */
+static const char *attr_once(sx_gen *g, size_t attr, bool text,
+                             const char *what) {
+  const char *args[2] = {index_c(g->attr_ix, attr), what};
+  g->attr_text[attr] = text;
+  return sx_read_once(g, OG_CN_L_ATTR, attr,
+                      text ? "opr_sx_attr_string" : "opr_sx_attr_cond", args,
+                      2);
+}
+
 static const char *attr_form(sx_gen *g, const og_sexpr *e) {
   sx_mark m = sx_mark_get(g);
   const char *attr = index_c(g->attr_ix, e->index), *what = sx_what(g, e);
@@ -163,6 +174,7 @@ static const char *attr_form(sx_gen *g, const og_sexpr *e) {
   case OG_SX_ATTR_LENGTH: fn = "opr_sx_attr_length"; break;
   case OG_SX_SIZE_OF: fn = "opr_sx_size_of"; break;
   default: /* OG_SX_ATTR */
+    if (e->type == OG_SXT_COND) return attr_once(g, e->index, false, what);
     fn = e->type == OG_SXT_NUM    ? "opr_sx_attr_num"
          : e->type == OG_SXT_COND ? "opr_sx_attr_cond"
                                   : "opr_sx_attr_shape";
@@ -297,9 +309,7 @@ static const char *window(sx_gen *g, const og_sexpr *e, sx_mark m) {
   const og_sexpr *p = &e->args[4];
   const char *pad;
   if (p->kind == OG_SX_ATTR) {
-    pad = sx_temp(g, OG_CN_L_TEXT);
-    sx_call(g, "opr_sx_attr_string", index_c(g->attr_ix, p->index),
-            sx_what(g, p), ref(g, pad), NULL);
+    pad = attr_once(g, p->index, true, sx_what(g, p));
   } else {
     pad = sx_string(g, p->s ? p->s : "");
   }

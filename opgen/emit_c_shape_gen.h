@@ -48,6 +48,10 @@ typedef struct sx_gen {
    * [op->nshape_lets]), which cannot differ from one use to the next. */
   sx_once *input_once, *let_once;
   bool *input_flag, *let_flag; /* their flags are used */
+  /* Likewise bool attrs read as conditions and string attrs read as
+   * text (av0, [op->nattrs]); attr_text: which ones are text. */
+  sx_once *attr_once;
+  bool *attr_flag, *attr_text;
   /* An op with let functions keeps those values, and their flags, in one
    * struct (<op>_shape_values) that the shape function owns and passes
    * to every let function, so each is read once per inference wherever
@@ -101,10 +105,13 @@ const char *sx_string(const sx_gen *g, const char *s);
 /* The declarations of the temporaries used, into w. */
 void sx_declare(og_writer *w, const sx_gen *g);
 
+/* The C type of an attr read once: a string's text or a bool's opr_cond. */
+const char *sx_attr_type(bool text);
 /* The struct of values read once, as an argument (marks it used). */
 const char *sx_vals_arg(sx_gen *g);
-/* The local of a value read once (`kind` OG_CN_L_INPUT or OG_CN_L_LET,
- * `index`), read by `fn(c, args..., &local)` where needed; returns it. */
+/* The local of a value read once (`kind` OG_CN_L_INPUT, OG_CN_L_LET or
+ * OG_CN_L_ATTR, `index`), read by `fn(c, args..., &local)` where needed;
+ * returns it. */
 const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
                          const char *fn, const char *const *args, size_t n);
 
