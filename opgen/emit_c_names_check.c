@@ -287,7 +287,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
   static const char *const what[OG_CN_OP_PARTS] = {
       "the wrapper", "the attrs struct", "the attrs default macro",
       "the op table", "the op state", "the check", "the shape function",
-      "the shape function's values",
+      "the shape values struct",
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration"};
   item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};

@@ -50,6 +50,13 @@ static const char *cmp_enum(int op) {
   }
 }
 
+/* A comparison of two literals, decided here. */
+static const char *literal_compare(int op, int64_t a, int64_t b) {
+  bool r = op == 'e' ? a == b : op == 'n' ? a != b : op == 'l' ? a <= b
+           : op == 'g' ? a >= b : op == '<' ? a < b : a > b;
+  return r ? "OPR_COND_TRUE" : "OPR_COND_FALSE";
+}
+
 static const char *arith_fn(int op) {
   switch (op) {
   case '+': return "opr_sx_add";
@@ -336,8 +343,11 @@ static const char *number_form(sx_gen *g, const og_sexpr *e) {
   const char *b = sx_expr(g, &e->args[1]);
   if (e->kind == OG_SX_IN)
     return sx_printf(g, "opr_sx_in(%s, %s, %s)", a, b, sx_expr(g, &e->args[2]));
-  if (e->kind == OG_SX_BINARY && cmp_enum(e->op))
+  if (e->kind == OG_SX_BINARY && cmp_enum(e->op)) {
+    if (e->args[0].kind == OG_SX_INT && e->args[1].kind == OG_SX_INT)
+      return literal_compare(e->op, e->args[0].i, e->args[1].i);
     return sx_printf(g, "opr_sx_compare(%s, %s, %s)", a, cmp_enum(e->op), b);
+  }
   const char *r = sx_result(g, m, sx_kind(e->type));
   const char *fn = e->kind == OG_SX_CEIL_DIV ? "opr_sx_ceil_div"
                    : e->kind == OG_SX_BIT    ? "opr_sx_bit"
