@@ -352,25 +352,12 @@ static opr_status demo_pad_check(opr_call *call) {
   return opr_check_attrs(call);
 }
 
-/*
- * The values the shape function of Pad and its lets read once per inference:
- *   input shapes and lets without parameters, each with its flag.
- */
-typedef struct demo_pad_shape_values {
-  bool inset0;
-  bool inset1;
-  opr_shape in0;
-  opr_shape in1;
-} demo_pad_shape_values;
-
 /* let before(k) = value(paddings)[2 * k]; */
 static opr_status demo_pad_let_before(opr_infer_ctx *c,
-                                      demo_pad_shape_values *l,
                                       opr_num p0,
                                       opr_num *out) {
   opr_status s;
   opr_num n0;
-  (void)l;
   if ((s = opr_sx_mul(c, opr_sx_int(2), opr_sx_computed(p0), "2 * k", &n0)))
     return s;
   if ((s = opr_sx_value_at(c, DEMO_PAD_INPUT_PADDINGS, 0, n0,
@@ -382,12 +369,10 @@ static opr_status demo_pad_let_before(opr_infer_ctx *c,
 
 /* let after(k) = value(paddings)[2 * k + 1]; */
 static opr_status demo_pad_let_after(opr_infer_ctx *c,
-                                     demo_pad_shape_values *l,
                                      opr_num p0,
                                      opr_num *out) {
   opr_status s;
   opr_num n0;
-  (void)l;
   if ((s = opr_sx_mul(c, opr_sx_int(2), opr_sx_computed(p0), "2 * k", &n0)))
     return s;
   if ((s = opr_sx_add(c, n0, opr_sx_int(1), "2 * k + 1", &n0))) return s;
@@ -404,37 +389,32 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   opr_num n0, n1;
   opr_cond b0;
   opr_shape sh0;
+  opr_shape in0;
+  opr_shape in1;
   opr_sx_fold f0, f1;
   size_t m0;
   bool kn0;
   int64_t k0, k1;
-  demo_pad_shape_values l = {0};
   /* require rank(paddings) == 2; */
-  if (!l.inset1) {
-    if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &l.in1))) return s;
-    l.inset1 = true;
-  }
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(l.in1), OPR_DIM_EQ,
+  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_PADDINGS, &in1))) return s;
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in1), OPR_DIM_EQ,
                                   opr_sx_int(2), "rank(paddings) == 2")))
     return s;
   /* require dim(paddings, 1) == 2; */
-  if ((s = opr_sx_dim(c, l.in1, opr_sx_int(1), "dim(paddings, 1)", &n0)))
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(1), "dim(paddings, 1)", &n0)))
     return s;
   if ((s = opr_sx_require_compare(c, n0, OPR_DIM_EQ, opr_sx_int(2),
                                   "dim(paddings, 1) == 2")))
     return s;
   /* require rank(input) == dim(paddings, 0); */
-  if (!l.inset0) {
-    if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &l.in0))) return s;
-    l.inset0 = true;
-  }
-  if ((s = opr_sx_dim(c, l.in1, opr_sx_int(0), "dim(paddings, 0)", &n0)))
+  if ((s = opr_sx_input(c, DEMO_PAD_INPUT_INPUT, &in0))) return s;
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(0), "dim(paddings, 0)", &n0)))
     return s;
-  if ((s = opr_sx_require_compare(c, opr_sx_rank(l.in0), OPR_DIM_EQ, n0,
+  if ((s = opr_sx_require_compare(c, opr_sx_rank(in0), OPR_DIM_EQ, n0,
                                   "rank(input) == dim(paddings, 0)")))
     return s;
   /* require all(value(paddings)[j] >= 0 for j < product(paddings)); */
-  if ((s = opr_sx_product(c, l.in1, "product(paddings)", &n0))) return s;
+  if ((s = opr_sx_product(c, in1, "product(paddings)", &n0))) return s;
   if ((s = opr_sx_count(c, n0, "product(paddings)", &m0, &kn0))) return s;
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_ALL, 0))) return s;
   if (!kn0) opr_sx_fold_unknown(&f0);
@@ -454,10 +434,10 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
    *   merge(rank(input), dim(paddings, 0))];
    */
   if ((s = opr_sx_fold_init(c, &f1, OPR_FOLD_MERGE, 0))) return s;
-  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(l.in0),
+  if ((s = opr_sx_fold_num(c, &f1, opr_sx_rank(in0),
                            "merge(rank(input), dim(paddings, 0))")))
     return s;
-  if ((s = opr_sx_dim(c, l.in1, opr_sx_int(0), "dim(paddings, 0)", &n1)))
+  if ((s = opr_sx_dim(c, in1, opr_sx_int(0), "dim(paddings, 0)", &n1)))
     return s;
   if ((s = opr_sx_fold_num(c, &f1, n1, "merge(rank(input), dim(paddings, 0))")))
     return s;
@@ -470,11 +450,11 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_DIMS, m0))) return s;
   if (!kn0) opr_sx_fold_unknown(&f0);
   for (k1 = 0; k1 < (int64_t)m0; k1++) {
-    if ((s = opr_sx_dim(c, l.in0, opr_sx_dim_num(k1), "dim(input, k)", &n0)))
+    if ((s = opr_sx_dim(c, in0, opr_sx_dim_num(k1), "dim(input, k)", &n0)))
       return s;
-    if ((s = demo_pad_let_before(c, &l, opr_sx_dim_num(k1), &n1))) return s;
+    if ((s = demo_pad_let_before(c, opr_sx_dim_num(k1), &n1))) return s;
     if ((s = opr_sx_add(c, n0, n1, "dim(input, k) + before(k)", &n0))) return s;
-    if ((s = demo_pad_let_after(c, &l, opr_sx_dim_num(k1), &n1))) return s;
+    if ((s = demo_pad_let_after(c, opr_sx_dim_num(k1), &n1))) return s;
     if ((s = opr_sx_add(c, n0, n1, "dim(input, k) + before(k) + after(k)",
                         &n0)))
       return s;

@@ -265,25 +265,30 @@ static void mark_members(const og_op *op, const og_sexpr *e, members *mem) {
   }
 }
 
-/* The op's values struct: its members when it uses a let and reads a
- * value once somewhere (else NULL: each function keeps its own locals).
- * Decided from the statements, so that the name model knows. */
+static bool any_member(const og_op *op, const members *mem) {
+  bool any = false;
+  for (size_t i = 0; i < op->ninputs; i++) any |= mem->input[i];
+  for (size_t i = 0; i < op->nshape_lets; i++) any |= mem->let[i];
+  for (size_t i = 0; i < op->nattrs; i++) any |= mem->attr[i];
+  return any;
+}
+
+/* The op's values struct: its members when a let function reads a value
+ * once (else NULL: each function keeps its own locals). Decided from the
+ * statements, so that the name model knows. */
 static members *values_members(const og_c_file *f, const og_op *op,
                                const bool *used) {
-  bool any_let = false, any = false;
   members *mem = og_arena_array(f->arena, 1, sizeof *mem);
   mem->input = og_arena_array(f->arena, op->ninputs + 1, sizeof(bool));
   mem->let = og_arena_array(f->arena, op->nshape_lets + 1, sizeof(bool));
   mem->attr = og_arena_array(f->arena, op->nattrs + 1, sizeof(bool));
   mem->attr_text = og_arena_array(f->arena, op->nattrs + 1, sizeof(bool));
+  for (size_t i = 0; i < op->nshape_lets; i++)
+    if (used[i]) mark_members(op, &op->shape_lets[i].body, mem);
+  if (!any_member(op, mem)) return NULL;
   for (size_t i = 0; i < op->nshape_rules; i++)
     mark_members(op, &op->shape_rules[i].expr, mem);
-  for (size_t i = 0; i < op->nshape_lets; i++)
-    if (used[i]) any_let = true, mark_members(op, &op->shape_lets[i].body, mem);
-  for (size_t i = 0; i < op->ninputs; i++) any |= mem->input[i];
-  for (size_t i = 0; i < op->nshape_lets; i++) any |= mem->let[i];
-  for (size_t i = 0; i < op->nattrs; i++) any |= mem->attr[i];
-  return any_let && any ? mem : NULL;
+  return mem;
 }
 
 bool og_c_shape_has_values(const og_c_file *f, const og_op *op) {
