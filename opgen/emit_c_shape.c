@@ -122,6 +122,7 @@ static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
   og_writer_init(statics);
   body->indent = 1; /* statics: indented where they are put */
   g->bound = og_arena_array(f->arena, op->nbound + 1, sizeof *g->bound);
+  g->rank_of = og_arena_array(f->arena, op->nbound + 1, sizeof *g->rank_of);
   g->input_once =
       og_arena_array(f->arena, op->ninputs + 1, sizeof *g->input_once);
   g->let_once =

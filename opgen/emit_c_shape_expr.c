@@ -81,6 +81,13 @@ static const char *tensor_index(sx_gen *g, const og_sexpr *e,
   return sx_printf(g, "%s.known ? (size_t)%s.v : SIZE_MAX", n, n);
 }
 
+/* Whether index `i` is the k of a comprehension `for k < rank(x)` of
+ * input `arg`, so that dim(x, k) is always in range: no check to make. */
+static bool in_rank(const sx_gen *g, const og_sexpr *i, size_t arg) {
+  return i->kind == OG_SX_BOUND && i->index < g->op->nbound &&
+         g->rank_of[i->index] == arg + 1;
+}
+
 /* x: read once per function. */
 static const char *input_shape(sx_gen *g, size_t arg) {
   const char *args[1] = {index_c(g->in_ix, arg)};
@@ -122,6 +129,9 @@ static const char *input_form(sx_gen *g, const og_sexpr *e) {
     return sx_printf(g, "opr_sx_length(%s, %s)", sx_ctx(g), arg);
   case OG_SX_DIM: {
     const char *sh = input_shape(g, e->index);
+    if (e->nargs && in_rank(g, &e->args[0], e->index))
+      return sx_printf(g, "opr_sx_dim_num(%s.dims[%s])", sh,
+                       sx_bound(g, e->args[0].index));
     a = e->nargs ? sx_expr(g, &e->args[0]) : int_literal(g, e->i);
     r = sx_result(g, m, OG_CN_L_NUM);
     sx_call(g, "opr_sx_dim", sh, a, sx_what(g, e), ref(g, r), NULL);
@@ -282,6 +292,10 @@ static const char *shape_form(sx_gen *g, const og_sexpr *e) {
   }
   const char *s = sx_expr(g, &e->args[0]);
   if (e->kind == OG_SX_RANK_OF) return sx_printf(g, "opr_sx_rank(%s)", s);
+  if (e->kind == OG_SX_INDEX && e->args[0].kind == OG_SX_INPUT &&
+      in_rank(g, &e->args[1], e->args[0].index)) /* x[k], k < rank(x) */
+    return sx_printf(g, "opr_sx_dim_num(%s.dims[%s])", s,
+                     sx_bound(g, e->args[1].index));
   const char *a = NULL, *b = NULL;
   if (e->kind == OG_SX_SLICE) {
     a = slice_bound(g, &e->args[1]);

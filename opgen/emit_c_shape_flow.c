@@ -233,6 +233,10 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
     sx_line(g, "for (%s = 0; %s < (int64_t)%s; %s++) {", k, k, n, k);
   og_w_indent(g->w);
   g->depth++;
+  const og_sexpr *num = &e->args[0];
+  bool slot = e->index < g->op->nbound; /* a nested k of the slot hides it */
+  size_t outer = slot ? g->rank_of[e->index] : 0;
+  if (slot) g->rank_of[e->index] = num->kind == OG_SX_RANK ? num->index + 1 : 0;
   if (e->nargs > 2) {
     sx_mark mc = sx_mark_get(g);
     const char *keep = sx_expr_temp(g, &e->args[2]);
@@ -242,6 +246,7 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
     sx_release(g, mc);
   }
   fold_step(g, f, e, &e->args[1]);
+  if (slot) g->rank_of[e->index] = outer;
   g->depth--;
   og_w_dedent(g->w);
   sx_line(g, "}");

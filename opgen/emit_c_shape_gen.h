@@ -59,6 +59,9 @@ typedef struct sx_gen {
    * vals_arg "&l" or "l". */
   const char *vals, *vals_arg;
   bool vals_used;
+  /* [op->nbound]: 1 + the input x whose rank a comprehension over the
+   * slot counts to (`k < rank(x)`), while its body compiles; else 0. */
+  size_t *rank_of;
   int depth;               /* branches and loops around the code now */
   size_t labels, whats;    /* numbered once per function */
   sx_fail *fail;
