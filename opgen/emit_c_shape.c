@@ -145,8 +145,7 @@ static void gen_init(sx_gen *g, const og_c_file *f, const og_op *op,
   g->vals_arg = is_let ? l : og_arena_printf(f->arena, "&%s", l);
 }
 
-/* typedef struct <op>_shape_values {...}: the flags first, so that
- * `= {0}` clears them. */
+/* typedef struct <op>_shape_values {...}: the flags first. */
 static void values_struct(og_writer *w, const og_c_file *f, const og_op *op,
                           const members *mem) {
   const char *name = og_cn_op(f, op, OG_CN_SHAPE_VALUES);
@@ -292,6 +291,35 @@ static members *values_members(const og_c_file *f, const og_op *op,
   return mem;
 }
 
+/* The shape function's values struct, its flags cleared (only they
+ * need a value before the first read):
+ *   demo_foo_shape_values l;
+ *   l.inset0 = l.letset0 = ... = false; */
+static const char *values_local(const og_c_file *f, const og_op *op,
+                                const members *mem) {
+  const char *l = og_cn_shape_local(f, OG_CN_L_VALS, 0);
+  const char *text = og_arena_printf(
+      f->arena, "%s %s;\n", og_cn_op(f, op, OG_CN_SHAPE_VALUES), l);
+  size_t col = 2;
+  bool first = true;
+  const bool *set[3] = {mem->input, mem->let, mem->attr};
+  const size_t n[3] = {op->ninputs, op->nshape_lets, op->nattrs};
+  const og_cn_local kind[3] = {OG_CN_L_INPUT_SET, OG_CN_L_LET_SET,
+                               OG_CN_L_ATTR_SET};
+  for (int k = 0; k < 3; k++)
+    for (size_t i = 0; i < n[k]; i++) {
+      if (!set[k][i]) continue;
+      const char *flag = og_arena_printf(
+          f->arena, "%s.%s =", l, og_cn_shape_local(f, kind[k], i));
+      bool wrap = !first && col + 1 + strlen(flag) > 72;
+      text = og_arena_printf(f->arena, "%s%s%s", text,
+                             first ? "" : wrap ? "\n    " : " ", flag);
+      col = (first ? 2 : wrap ? 6 : col + 1) + strlen(flag);
+      first = false;
+    }
+  return og_arena_printf(f->arena, "%s false;\n", text);
+}
+
 bool og_c_shape_has_values(const og_c_file *f, const og_op *op) {
   if (op->shape_fn || !op->nshape_rules) return false;
   return values_members(f, op, used_lets(f, op)) != NULL;
@@ -325,11 +353,6 @@ void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op) {
                                    op->name));
   og_w_line(w, "static opr_status %s(opr_infer_ctx *%s) {",
             og_c_shape_fn_name(f, op), og_cn_shape_local(f, OG_CN_L_CTX, 0));
-  const char *prologue = NULL;
-  if (mem)
-    prologue = og_arena_printf(f->arena, "%s %s = {0};\n",
-                               og_cn_op(f, op, OG_CN_SHAPE_VALUES),
-                               og_cn_shape_local(f, OG_CN_L_VALS, 0));
-  put_body(w, &g, prologue);
+  put_body(w, &g, mem ? values_local(f, op, mem) : NULL);
   og_w_line(w, "}");
 }
