@@ -449,7 +449,7 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
     return s;
   if ((s = opr_sx_fold_init(c, &f0, OPR_FOLD_DIMS, m0))) return s;
   if (!kn0) opr_sx_fold_unknown(&f0);
-  for (k1 = 0; k1 < (int64_t)m0 && !opr_sx_fold_done(&f0); k1++) {
+  for (k1 = 0; k1 < (int64_t)m0; k1++) {
     if ((s = opr_sx_dim(c, in0, opr_sx_dim_num(k1), "dim(input, k)", &n0)))
       return s;
     if ((s = demo_pad_let_before(c, opr_sx_dim_num(k1), &n1))) return s;

@@ -141,6 +141,10 @@ const char *og_c_shape_fn_name(const og_c_file *f, const og_op *op);
  * the static functions of the lets it uses (nothing for an op without
  * statements or with a shape_fn). */
 void og_c_shape_fn(og_writer *w, const og_c_file *f, const og_op *op);
+/* Whether that function keeps its values read once (input shapes, lets
+ * without parameters) in a struct shared with its let functions: when
+ * it uses a let. */
+bool og_c_shape_has_values(const og_c_file *f, const og_op *op);
 /* A shape or require statement as the spec writes it ("require
  * rank(a) == 2;"). */
 const char *og_c_shape_rule_text(const og_c_file *f, const og_op *op,

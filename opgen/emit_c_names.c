@@ -41,6 +41,7 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
       [OG_CN_STATE] = "_state",
       [OG_CN_CHECK] = "_check",
       [OG_CN_SHAPE] = "_shape",
+      [OG_CN_SHAPE_VALUES] = "_shape_values",
       [OG_CN_INPUT_DEFS] = "_input_defs",
       [OG_CN_OUTPUT_DEFS] = "_output_defs",
       [OG_CN_ATTR_DEFS] = "_attr_defs",
@@ -62,7 +63,8 @@ const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
                               size_t n) {
   static const char *const stem[OG_CN_LOCALS] = {
       [OG_CN_L_CTX] = "c",     [OG_CN_L_STATUS] = "s",
-      [OG_CN_L_OUT] = "out",   [OG_CN_L_NUM] = "n",
+      [OG_CN_L_OUT] = "out",   [OG_CN_L_VALS] = "l",
+      [OG_CN_L_NUM] = "n",
       [OG_CN_L_COND] = "b",    [OG_CN_L_SHAPE] = "sh",
       [OG_CN_L_FOLD] = "f",    [OG_CN_L_BOUND] = "k",
       [OG_CN_L_COUNT] = "m",   [OG_CN_L_KNOWN] = "kn",
@@ -72,9 +74,10 @@ const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
       [OG_CN_L_ERR] = "e",     [OG_CN_L_PARAM] = "p",
       [OG_CN_L_LABEL] = "done", [OG_CN_L_INPUT] = "in",
       [OG_CN_L_LET] = "let",   [OG_CN_L_INPUT_SET] = "inset",
-      [OG_CN_L_LET_SET] = "letset",
+      [OG_CN_L_LET_SET] = "letset", [OG_CN_L_ATTR] = "av",
+      [OG_CN_L_ATTR_SET] = "avset",
   };
-  if (kind <= OG_CN_L_OUT) return stem[kind];
+  if (kind <= OG_CN_L_VALS) return stem[kind];
   return og_arena_printf(f->arena, "%s%zu", stem[kind], n);
 }
 

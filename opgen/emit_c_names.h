@@ -36,6 +36,7 @@ typedef enum og_cn_op_part {
   OG_CN_STATE,           /* demo_foo_state */
   OG_CN_CHECK,           /* demo_foo_check */
   OG_CN_SHAPE,           /* demo_foo_shape: from shape statements */
+  OG_CN_SHAPE_VALUES,    /* demo_foo_shape_values: its values read once */
   OG_CN_INPUT_DEFS,      /* demo_foo_input_defs */
   OG_CN_OUTPUT_DEFS,     /* demo_foo_output_defs */
   OG_CN_ATTR_DEFS,       /* demo_foo_attr_defs */
@@ -59,6 +60,7 @@ typedef enum og_cn_local {
   OG_CN_L_CTX,    /* c: the opr_infer_ctx */
   OG_CN_L_STATUS, /* s: the function's status */
   OG_CN_L_OUT,    /* out: a let's result */
+  OG_CN_L_VALS,   /* l: the values read once (demo_foo_shape_values) */
   /* numbered */
   OG_CN_L_NUM,    /* n0: opr_num */
   OG_CN_L_COND,   /* b0: opr_cond */
@@ -79,6 +81,9 @@ typedef enum og_cn_local {
   OG_CN_L_LET,    /* let0: the value of let 0 (no parameters), once */
   OG_CN_L_INPUT_SET, /* inset0: in0 is read (first read in a branch) */
   OG_CN_L_LET_SET,   /* letset0: let0 is evaluated (likewise) */
+  OG_CN_L_ATTR,      /* av0: attr 0 read once (a bool's opr_cond, a
+                        string's text) */
+  OG_CN_L_ATTR_SET,  /* avset0: av0 is read (likewise) */
   OG_CN_LOCALS
 } og_cn_local;
 const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,

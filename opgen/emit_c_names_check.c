@@ -287,6 +287,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
   static const char *const what[OG_CN_OP_PARTS] = {
       "the wrapper", "the attrs struct", "the attrs default macro",
       "the op table", "the op state", "the check", "the shape function",
+      "the shape values struct",
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration"};
   item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
@@ -295,6 +296,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
         !og_c_has_attrs_struct(op))
       continue;
     if (p == OG_CN_SHAPE && (op->shape_fn || !op->nshape_rules)) continue;
+    if (p == OG_CN_SHAPE_VALUES && !og_c_shape_has_values(f, op)) continue;
     if ((p == OG_CN_INPUT_DEFS && !op->ninputs) ||
         (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
         (p == OG_CN_ATTR_DEFS && !op->nattrs))

@@ -157,13 +157,17 @@ static const char *format_call(const sx_gen *g, const char *prefix,
   return s;
 }
 
+void sx_check_call(sx_gen *g, const char *fn, const char **args, size_t n) {
+  const char *prefix = sx_printf(g, "if ((%s = ", fail_status(g));
+  put_check(g, format_call(g, prefix, fn, args, n, "))"));
+}
+
 void sx_call_n(sx_gen *g, const char *fn, const char *const *args,
                size_t n) {
   const char **all = og_arena_array(g->f->arena, n + 1, sizeof *all);
   all[0] = sx_ctx(g);
   for (size_t i = 0; i < n; i++) all[i + 1] = args[i];
-  const char *prefix = sx_printf(g, "if ((%s = ", fail_status(g));
-  put_check(g, format_call(g, prefix, fn, all, n + 1, "))"));
+  sx_check_call(g, fn, all, n + 1);
 }
 
 void sx_call(sx_gen *g, const char *fn, ...) {
@@ -176,22 +180,39 @@ void sx_call(sx_gen *g, const char *fn, ...) {
   sx_call_n(g, fn, args, n);
 }
 
+/* The flag family of a family of values read once. */
+static og_cn_local flag_of(og_cn_local kind) {
+  return kind == OG_CN_L_INPUT ? OG_CN_L_INPUT_SET
+         : kind == OG_CN_L_LET ? OG_CN_L_LET_SET
+                               : OG_CN_L_ATTR_SET;
+}
+
+const char *sx_vals_arg(sx_gen *g) {
+  g->vals_used = true;
+  return g->vals_arg;
+}
+
 const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
                          const char *fn, const char *const *args, size_t n) {
   sx_once *once = kind == OG_CN_L_INPUT ? &g->input_once[index]
-                                        : &g->let_once[index];
+                  : kind == OG_CN_L_LET ? &g->let_once[index]
+                                        : &g->attr_once[index];
   const char *local = sx_name(g, kind, index);
+  if (g->vals) { /* a member: another function may have read it */
+    g->vals_used = true;
+    local = sx_printf(g, "%s%s", g->vals, local);
+  }
   if (*once == SX_ONCE_DONE) return local;
   const char **all = og_arena_array(g->f->arena, n + 1, sizeof *all);
   for (size_t i = 0; i < n; i++) all[i] = args[i];
   all[n] = sx_printf(g, "&%s", local);
-  if (g->depth == 0 && *once == SX_ONCE_NO) { /* always runs */
+  if (g->depth == 0 && *once == SX_ONCE_NO && !g->vals) { /* always runs */
     sx_call_n(g, fn, all, n + 1);
     *once = SX_ONCE_DONE;
     return local;
   }
-  const char *flag = sx_name(
-      g, kind == OG_CN_L_INPUT ? OG_CN_L_INPUT_SET : OG_CN_L_LET_SET, index);
+  const char *flag = sx_name(g, flag_of(kind), index);
+  if (g->vals) flag = sx_printf(g, "%s%s", g->vals, flag);
   sx_line(g, "if (!%s) {", flag);
   og_w_indent(g->w);
   sx_call_n(g, fn, all, n + 1);
@@ -199,7 +220,9 @@ const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
   og_w_dedent(g->w);
   sx_line(g, "}");
   *once = g->depth == 0 ? SX_ONCE_DONE : SX_ONCE_FLAG;
-  (kind == OG_CN_L_INPUT ? g->input_flag : g->let_flag)[index] = true;
+  (kind == OG_CN_L_INPUT ? g->input_flag
+   : kind == OG_CN_L_LET ? g->let_flag
+                         : g->attr_flag)[index] = true;
   return local;
 }
 
@@ -231,27 +254,40 @@ static const char *unknown_of(og_sx_type t) {
 /* The local of a value read once; one first read in a branch or a loop
  * starts unknown (compilers cannot tell that its flag guards it), and
  * its flag false. */
-static void declare_one(og_writer *w, const sx_gen *g, og_sx_type t,
-                        og_cn_local kind, og_cn_local flag, size_t i,
+static void declare_one(og_writer *w, const sx_gen *g, const char *type,
+                        const char *unknown, og_cn_local kind, size_t i,
                         bool flagged) {
+  const char *star = type[strlen(type) - 1] == '*' ? "" : " ";
   if (!flagged) {
-    og_w_line(w, "%s %s;", type_of(t), sx_name(g, kind, i));
+    og_w_line(w, "%s%s%s;", type, star, sx_name(g, kind, i));
     return;
   }
-  og_w_line(w, "%s %s = %s;", type_of(t), sx_name(g, kind, i), unknown_of(t));
-  og_w_line(w, "bool %s = false;", sx_name(g, flag, i));
+  og_w_line(w, "%s%s%s = %s;", type, star, sx_name(g, kind, i), unknown);
+  og_w_line(w, "bool %s = false;", sx_name(g, flag_of(kind), i));
+}
+
+const char *sx_attr_type(bool text) {
+  return text ? "const char *" : "opr_cond";
 }
 
 static void declare_once(og_writer *w, const sx_gen *g) {
   const og_op *op = g->op;
+  if (g->vals) return; /* members */
   for (size_t i = 0; i < op->ninputs; i++)
     if (g->input_once[i] != SX_ONCE_NO)
-      declare_one(w, g, OG_SXT_SHAPE, OG_CN_L_INPUT, OG_CN_L_INPUT_SET, i,
-                  g->input_flag[i]);
-  for (size_t i = 0; i < op->nshape_lets; i++)
+      declare_one(w, g, type_of(OG_SXT_SHAPE), unknown_of(OG_SXT_SHAPE),
+                  OG_CN_L_INPUT, i, g->input_flag[i]);
+  for (size_t i = 0; i < op->nshape_lets; i++) {
+    og_sx_type t = op->shape_lets[i].body.type;
     if (g->let_once[i] != SX_ONCE_NO)
-      declare_one(w, g, op->shape_lets[i].body.type, OG_CN_L_LET,
-                  OG_CN_L_LET_SET, i, g->let_flag[i]);
+      declare_one(w, g, type_of(t), unknown_of(t), OG_CN_L_LET, i,
+                  g->let_flag[i]);
+  }
+  for (size_t i = 0; i < op->nattrs; i++)
+    if (g->attr_once[i] != SX_ONCE_NO)
+      declare_one(w, g, sx_attr_type(g->attr_text[i]),
+                  g->attr_text[i] ? "NULL" : "OPR_COND_UNDECIDED",
+                  OG_CN_L_ATTR, i, g->attr_flag[i]);
 }
 
 void sx_declare(og_writer *w, const sx_gen *g) {

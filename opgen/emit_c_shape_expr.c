@@ -50,6 +50,13 @@ static const char *cmp_enum(int op) {
   }
 }
 
+/* A comparison of two literals, decided here. */
+static const char *literal_compare(int op, int64_t a, int64_t b) {
+  bool r = op == 'e' ? a == b : op == 'n' ? a != b : op == 'l' ? a <= b
+           : op == 'g' ? a >= b : op == '<' ? a < b : a > b;
+  return r ? "OPR_COND_TRUE" : "OPR_COND_FALSE";
+}
+
 static const char *arith_fn(int op) {
   switch (op) {
   case '+': return "opr_sx_add";
@@ -72,6 +79,13 @@ static const char *tensor_index(sx_gen *g, const og_sexpr *e,
   sx_call(g, "opr_sx_input_at", index_c(g->in_ix, e->index), n, sx_what(g, e),
           ref(g, sh), NULL);
   return sx_printf(g, "%s.known ? (size_t)%s.v : SIZE_MAX", n, n);
+}
+
+/* Whether index `i` is the k of a comprehension `for k < rank(x)` of
+ * input `arg`, so that dim(x, k) is always in range: no check to make. */
+static bool in_rank(const sx_gen *g, const og_sexpr *i, size_t arg) {
+  return i->kind == OG_SX_BOUND && i->index < g->op->nbound &&
+         g->rank_of[i->index] == arg + 1;
 }
 
 /* x: read once per function. */
@@ -115,6 +129,9 @@ static const char *input_form(sx_gen *g, const og_sexpr *e) {
     return sx_printf(g, "opr_sx_length(%s, %s)", sx_ctx(g), arg);
   case OG_SX_DIM: {
     const char *sh = input_shape(g, e->index);
+    if (e->nargs && in_rank(g, &e->args[0], e->index))
+      return sx_printf(g, "opr_sx_dim_num(%s.dims[%s])", sh,
+                       sx_bound(g, e->args[0].index));
     a = e->nargs ? sx_expr(g, &e->args[0]) : int_literal(g, e->i);
     r = sx_result(g, m, OG_CN_L_NUM);
     sx_call(g, "opr_sx_dim", sh, a, sx_what(g, e), ref(g, r), NULL);
@@ -146,6 +163,17 @@ static const char *attr_is(sx_gen *g, const og_sexpr *e, const char *attr,
   return e->op == 'n' ? sx_printf(g, "opr_sx_not(%s)", r) : r;
 }
 
+/* A bool attr as a condition, a string attr as text: read once per
+ * function (per inference with a values struct). */
+static const char *attr_once(sx_gen *g, size_t attr, bool text,
+                             const char *what) {
+  const char *args[2] = {index_c(g->attr_ix, attr), what};
+  g->attr_text[attr] = text;
+  return sx_read_once(g, OG_CN_L_ATTR, attr,
+                      text ? "opr_sx_attr_string" : "opr_sx_attr_cond", args,
+                      2);
+}
+
 static const char *attr_form(sx_gen *g, const og_sexpr *e) {
   sx_mark m = sx_mark_get(g);
   const char *attr = index_c(g->attr_ix, e->index), *what = sx_what(g, e);
@@ -163,6 +191,7 @@ static const char *attr_form(sx_gen *g, const og_sexpr *e) {
   case OG_SX_ATTR_LENGTH: fn = "opr_sx_attr_length"; break;
   case OG_SX_SIZE_OF: fn = "opr_sx_size_of"; break;
   default: /* OG_SX_ATTR */
+    if (e->type == OG_SXT_COND) return attr_once(g, e->index, false, what);
     fn = e->type == OG_SXT_NUM    ? "opr_sx_attr_num"
          : e->type == OG_SXT_COND ? "opr_sx_attr_cond"
                                   : "opr_sx_attr_shape";
@@ -263,6 +292,10 @@ static const char *shape_form(sx_gen *g, const og_sexpr *e) {
   }
   const char *s = sx_expr(g, &e->args[0]);
   if (e->kind == OG_SX_RANK_OF) return sx_printf(g, "opr_sx_rank(%s)", s);
+  if (e->kind == OG_SX_INDEX && e->args[0].kind == OG_SX_INPUT &&
+      in_rank(g, &e->args[1], e->args[0].index)) /* x[k], k < rank(x) */
+    return sx_printf(g, "opr_sx_dim_num(%s.dims[%s])", s,
+                     sx_bound(g, e->args[1].index));
   const char *a = NULL, *b = NULL;
   if (e->kind == OG_SX_SLICE) {
     a = slice_bound(g, &e->args[1]);
@@ -297,9 +330,7 @@ static const char *window(sx_gen *g, const og_sexpr *e, sx_mark m) {
   const og_sexpr *p = &e->args[4];
   const char *pad;
   if (p->kind == OG_SX_ATTR) {
-    pad = sx_temp(g, OG_CN_L_TEXT);
-    sx_call(g, "opr_sx_attr_string", index_c(g->attr_ix, p->index),
-            sx_what(g, p), ref(g, pad), NULL);
+    pad = attr_once(g, p->index, true, sx_what(g, p));
   } else {
     pad = sx_string(g, p->s ? p->s : "");
   }
@@ -326,8 +357,11 @@ static const char *number_form(sx_gen *g, const og_sexpr *e) {
   const char *b = sx_expr(g, &e->args[1]);
   if (e->kind == OG_SX_IN)
     return sx_printf(g, "opr_sx_in(%s, %s, %s)", a, b, sx_expr(g, &e->args[2]));
-  if (e->kind == OG_SX_BINARY && cmp_enum(e->op))
+  if (e->kind == OG_SX_BINARY && cmp_enum(e->op)) {
+    if (e->args[0].kind == OG_SX_INT && e->args[1].kind == OG_SX_INT)
+      return literal_compare(e->op, e->args[0].i, e->args[1].i);
     return sx_printf(g, "opr_sx_compare(%s, %s, %s)", a, cmp_enum(e->op), b);
+  }
   const char *r = sx_result(g, m, sx_kind(e->type));
   const char *fn = e->kind == OG_SX_CEIL_DIV ? "opr_sx_ceil_div"
                    : e->kind == OG_SX_BIT    ? "opr_sx_bit"

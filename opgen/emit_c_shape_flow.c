@@ -52,7 +52,51 @@ static const char *join_call(sx_gen *g, og_sx_type t, const char *ex,
                    t == OG_SXT_NUM ? "num" : "cond", ex, x, ey, y, r);
 }
 
+/* Whether `e` compiles to a C expression with no statements and cannot
+ * fail: a literal, a bound name, a parameter, a value already read. */
+static bool plain(const sx_gen *g, const og_sexpr *e) {
+  switch (e->kind) {
+  case OG_SX_INT: case OG_SX_UNKNOWN: case OG_SX_BOUND: case OG_SX_PARAM:
+    return true;
+  case OG_SX_LET:
+    return !e->nargs && g->let_once[e->index] == SX_ONCE_DONE;
+  default:
+    return false;
+  }
+}
+
+/* C ? X : Y of plain X and Y: nothing to run, nothing to fail. */
+static const char *plain_cond_expr(sx_gen *g, const og_sexpr *e) {
+  sx_mark m = sx_mark_get(g);
+  og_cn_local kind = sx_kind(e->type);
+  const char *r = sx_temp(g, kind);
+  const char *b = sx_expr_temp(g, &e->args[0]);
+  const char *x = sx_expr(g, &e->args[1]), *y = sx_expr(g, &e->args[2]);
+  sx_line(g, "if (%s == OPR_COND_TRUE) {", b);
+  og_w_indent(g->w);
+  sx_line(g, "%s = %s;", r, x);
+  og_w_dedent(g->w);
+  sx_line(g, "} else if (%s == OPR_COND_FALSE) {", b);
+  og_w_indent(g->w);
+  sx_line(g, "%s = %s;", r, y);
+  og_w_dedent(g->w);
+  sx_line(g, "} else {");
+  og_w_indent(g->w);
+  bool shape = e->type == OG_SXT_SHAPE;
+  const char *args[6] = {shape ? sx_ctx(g) : NULL, "OPR_OK", x, "OPR_OK", y,
+                         ref(g, r)};
+  sx_check_call(g, shape ? "opr_sx_join_branches_shape"
+                   : e->type == OG_SXT_NUM ? "opr_sx_join_branches_num"
+                                           : "opr_sx_join_branches_cond",
+                shape ? args : args + 1, shape ? 6 : 5);
+  og_w_dedent(g->w);
+  sx_line(g, "}");
+  return sx_result(g, m, kind);
+}
+
 const char *sx_cond_expr(sx_gen *g, const og_sexpr *e) {
+  if (plain(g, &e->args[1]) && plain(g, &e->args[2]))
+    return plain_cond_expr(g, e);
   sx_mark m = sx_mark_get(g);
   og_cn_local kind = sx_kind(e->type);
   const char *r = sx_temp(g, kind);
@@ -180,10 +224,19 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
   sx_call(g, "opr_sx_fold_init", ref(g, f), fold_op(e->fold),
           e->fold == OG_FOLD_DIMS ? n : "0", NULL);
   sx_line(g, "if (!%s) opr_sx_fold_unknown(&%s);", known, f);
-  sx_line(g, "for (%s = 0; %s < (int64_t)%s && !opr_sx_fold_done(&%s); %s++) {",
-          k, k, n, f, k);
+  /* Only all, any and product can end early (opr_sx_fold_done). */
+  if (e->fold == OG_FOLD_ALL || e->fold == OG_FOLD_ANY ||
+      e->fold == OG_FOLD_PRODUCT)
+    sx_line(g, "for (%s = 0; %s < (int64_t)%s && !opr_sx_fold_done(&%s); %s++) {",
+            k, k, n, f, k);
+  else
+    sx_line(g, "for (%s = 0; %s < (int64_t)%s; %s++) {", k, k, n, k);
   og_w_indent(g->w);
   g->depth++;
+  const og_sexpr *num = &e->args[0];
+  bool slot = e->index < g->op->nbound; /* a nested k of the slot hides it */
+  size_t outer = slot ? g->rank_of[e->index] : 0;
+  if (slot) g->rank_of[e->index] = num->kind == OG_SX_RANK ? num->index + 1 : 0;
   if (e->nargs > 2) {
     sx_mark mc = sx_mark_get(g);
     const char *keep = sx_expr_temp(g, &e->args[2]);
@@ -193,6 +246,7 @@ const char *sx_comprehension(sx_gen *g, const og_sexpr *e) {
     sx_release(g, mc);
   }
   fold_step(g, f, e, &e->args[1]);
+  if (slot) g->rank_of[e->index] = outer;
   g->depth--;
   og_w_dedent(g->w);
   sx_line(g, "}");
@@ -209,13 +263,15 @@ const char *sx_let_call(sx_gen *g, const og_sexpr *e) {
   sx_mark m = sx_mark_get(g);
   const og_shape_let *let = &g->op->shape_lets[e->index];
   size_t n = e->nargs;
+  size_t v = g->vals ? 1 : 0; /* the values struct, first */
+  const char **args = og_arena_array(g->f->arena, n + 2, sizeof *args);
+  if (v) args[0] = sx_vals_arg(g);
   if (!n)
     return sx_read_once(g, OG_CN_L_LET, e->index,
-                        og_cn_shape_let(g->f, g->op, let), NULL, 0);
-  const char **args = og_arena_array(g->f->arena, n + 2, sizeof *args);
-  for (size_t i = 0; i < n; i++) args[i] = sx_expr(g, &e->args[i]);
+                        og_cn_shape_let(g->f, g->op, let), args, v);
+  for (size_t i = 0; i < n; i++) args[v + i] = sx_expr(g, &e->args[i]);
   const char *r = sx_result(g, m, sx_kind(e->type));
-  args[n] = ref(g, r);
-  sx_call_n(g, og_cn_shape_let(g->f, g->op, let), args, n + 1);
+  args[v + n] = ref(g, r);
+  sx_call_n(g, og_cn_shape_let(g->f, g->op, let), args, v + n + 1);
   return r;
 }

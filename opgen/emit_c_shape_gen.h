@@ -48,6 +48,20 @@ typedef struct sx_gen {
    * [op->nshape_lets]), which cannot differ from one use to the next. */
   sx_once *input_once, *let_once;
   bool *input_flag, *let_flag; /* their flags are used */
+  /* Likewise bool attrs read as conditions and string attrs read as
+   * text (av0, [op->nattrs]); attr_text: which ones are text. */
+  sx_once *attr_once;
+  bool *attr_flag, *attr_text;
+  /* An op with let functions keeps those values, and their flags, in one
+   * struct (<op>_shape_values) that the shape function owns and passes
+   * to every let function, so each is read once per inference wherever
+   * it is first needed: vals is then "l." or "l->" (NULL: locals),
+   * vals_arg "&l" or "l". */
+  const char *vals, *vals_arg;
+  bool vals_used;
+  /* [op->nbound]: 1 + the input x whose rank a comprehension over the
+   * slot counts to (`k < rank(x)`), while its body compiles; else 0. */
+  size_t *rank_of;
   int depth;               /* branches and loops around the code now */
   size_t labels, whats;    /* numbered once per function */
   sx_fail *fail;
@@ -84,6 +98,8 @@ void sx_line(sx_gen *g, const char *fmt, ...)
 /* `if ((s = fn(c, args...))) <fail>`; args end with NULL. */
 void sx_call(sx_gen *g, const char *fn, ...);
 void sx_call_n(sx_gen *g, const char *fn, const char *const *args, size_t n);
+/* `if ((s = fn(args...))) <fail>`, no context argument added. */
+void sx_check_call(sx_gen *g, const char *fn, const char **args, size_t n);
 /* `if ((s = <status expression>)) <fail>`. */
 void sx_check(sx_gen *g, const char *status);
 /* The C string literal of a node's source text. */
@@ -92,8 +108,13 @@ const char *sx_string(const sx_gen *g, const char *s);
 /* The declarations of the temporaries used, into w. */
 void sx_declare(og_writer *w, const sx_gen *g);
 
-/* The local of a value read once (`kind` OG_CN_L_INPUT or OG_CN_L_LET,
- * `index`), read by `fn(c, args..., &local)` where needed; returns it. */
+/* The C type of an attr read once: a string's text or a bool's opr_cond. */
+const char *sx_attr_type(bool text);
+/* The struct of values read once, as an argument (marks it used). */
+const char *sx_vals_arg(sx_gen *g);
+/* The local of a value read once (`kind` OG_CN_L_INPUT, OG_CN_L_LET or
+ * OG_CN_L_ATTR, `index`), read by `fn(c, args..., &local)` where needed;
+ * returns it. */
 const char *sx_read_once(sx_gen *g, og_cn_local kind, size_t index,
                          const char *fn, const char *const *args, size_t n);
 

@@ -619,6 +619,37 @@ static void lazy_evaluation_and_undecided_branches(void **state) {
                "?\n");
 }
 
+/* A let without parameters is evaluated once per inference, shared by
+ * the shape function and the let functions, where first needed: a read
+ * that failed in an undecided branch is no error and is read again
+ * where it counts. */
+static const char shared_spec[] =
+    "package v2;\n"
+    "op Shared {\n"
+    "  attr b: bool = false;\n"
+    "  input x: float;\n"
+    "  output y: float;\n"
+    "  let bad = dim(x, 3);\n"
+    "  let one(k) = bad + k;\n"
+    "  let two = bad * 2;\n"
+    "  shape y = [dim(x, 0) == 1 ? one(1) : 2, attr(b) ? two : 5,\n"
+    "             attr(b) ? bad : 8, 1 < 2 ? 3 : 4];\n"
+    "}\n";
+
+static void lets_are_evaluated_once_and_lazily(void **state) {
+  (void)state;
+  expect_cases(shared_spec,
+               "Shared: [2,1,1,4]\n"
+               "Shared: [1,1,1,4] | b=true\n"
+               "Shared: [?,1,1]\n"
+               "Shared: [?,1,1] | b=true\n",
+               "[2,5,8,3]\n"
+               "[5,8,4,3]\n"
+               "[2,5,8,3]\n"
+               "error: Shared: axis 3 is out of range for rank 3 in dim(x, "
+               "3); it must be in [-3, 3)\n");
+}
+
 /* ---- the generated code itself ---- */
 
 /* The contract's examples (tests/shape/contract_examples.op) generate the
@@ -680,6 +711,40 @@ static void let_functions_are_checked_names(void **state) {
   free(err);
 }
 
+/* The struct of values an op's shape function shares with its lets is
+ * a global name of the run too. */
+static void shape_values_struct_is_a_checked_name(void **state) {
+  (void)state;
+  const char *bin = getenv("OPGEN_BIN");
+  if (!bin) skip();
+  char dir[700], path[800], cmd[2048];
+  snprintf(dir, sizeof dir, "%s/c%d", tmpdir, ++case_no);
+  assert_int_equal(mkdir(dir, 0755), 0);
+  snprintf(path, sizeof path, "%s/ops.op", dir);
+  write_file(path, "package demo;\n"
+                   "op Foo {\n"
+                   "  input x: float;\n"
+                   "  output y: float;\n"
+                   "  let r = rank(x);\n"
+                   "  shape y = [r];\n"
+                   "}\n"
+                   "op FooShapeValues { }\n");
+  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' gen -o out ops.op 2>err", dir,
+           bin);
+  assert_int_equal(sh(cmd), 1);
+  snprintf(path, sizeof path, "%s/err", dir);
+  char *err = tu_read_file(path, NULL);
+  assert_non_null(err);
+  assert_string_equal(
+      err,
+      "ops.op:8:4: error: 'demo_foo_shape_values' (the wrapper of op "
+      "'FooShapeValues') collides with 'demo_foo_shape_values' (the shape "
+      "values struct of op 'Foo'); rename one of them\n"
+      "ops.op:2:4: note: 'demo_foo_shape_values' (the shape values struct of "
+      "op 'Foo') is generated here\n");
+  free(err);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(numbers_follow_the_contract),
@@ -692,6 +757,8 @@ int main(void) {
       cmocka_unit_test(lazy_evaluation_and_undecided_branches),
       cmocka_unit_test(generated_code_is_deterministic_and_strict),
       cmocka_unit_test(let_functions_are_checked_names),
+      cmocka_unit_test(lets_are_evaluated_once_and_lazily),
+      cmocka_unit_test(shape_values_struct_is_a_checked_name),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
