@@ -189,9 +189,11 @@ opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what) {
   opr_status s = OPR_OK;
   if (f->op == OPR_FOLD_BROADCAST) { /* the known ones must still agree */
-    f->count++;
     if (x.rank < 0) f->partial = true;
-    return x.rank < 0 ? OPR_OK : broadcast(c, f->shape, x, what, &f->shape);
+    else if (f->shape.rank == 0) f->shape = x; /* [] broadcasts to x */
+    else if ((s = broadcast(c, f->shape, x, what, &f->shape))) return s;
+    f->count++;
+    return OPR_OK;
   }
   if (f->count++ == 0 && f->op != OPR_FOLD_DIMS) {
     f->shape = x;
