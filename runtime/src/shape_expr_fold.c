@@ -95,8 +95,8 @@ opr_status opr_sx_fold_num_general(opr_infer_ctx *c, opr_sx_fold *f,
   return s;
 }
 
-opr_status opr_sx_fold_end_num(opr_infer_ctx *c, opr_sx_fold *f,
-                               const char *what, opr_num *out) {
+opr_status opr_sx_fold_end_num_general(opr_infer_ctx *c, opr_sx_fold *f,
+                                       const char *what, opr_num *out) {
   *out = opr_sx_unknown_num();
   if (f->count == 0 && !f->unknown &&
       (f->op == OPR_FOLD_MIN || f->op == OPR_FOLD_MAX))

@@ -148,10 +148,23 @@ OPR_SX_INLINE opr_status opr_sx_sub(opr_infer_ctx *c, opr_num a, opr_num b,
 }
 OPR_SX_INLINE opr_status opr_sx_mul(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
+  int64_t r;
+  if (a.known && b.known && !__builtin_mul_overflow(a.v, b.v, &r)) {
+    out->v = r;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
   return opr_sx_arith(c, OPR_SX_MUL, a, b, what, out);
 }
 OPR_SX_INLINE opr_status opr_sx_div(opr_infer_ctx *c, opr_num a, opr_num b,
                                     const char *what, opr_num *out) {
+  if (a.known && b.known && b.v > 0 && a.v % b.v == 0) { /* exact */
+    out->v = a.v / b.v;
+    out->known = true;
+    out->direct = false;
+    return OPR_OK;
+  }
   return opr_sx_arith(c, OPR_SX_DIV, a, b, what, out);
 }
 OPR_SX_INLINE opr_status opr_sx_mod(opr_infer_ctx *c, opr_num a, opr_num b,
@@ -509,8 +522,23 @@ OPR_SX_INLINE bool opr_sx_fold_done(const opr_sx_fold *f) {
          (f->op == OPR_FOLD_ANY && f->cond == OPR_COND_TRUE) ||
          (f->op == OPR_FOLD_PRODUCT && f->zero);
 }
-opr_status opr_sx_fold_end_num(opr_infer_ctx *c, opr_sx_fold *f,
-                               const char *what, opr_num *out);
+/* opr_sx_fold_end_num with every rule; the inline one ends a sum or a
+ * product of known elements itself. */
+opr_status opr_sx_fold_end_num_general(opr_infer_ctx *c, opr_sx_fold *f,
+                                       const char *what, opr_num *out);
+OPR_SX_INLINE opr_status opr_sx_fold_end_num(opr_infer_ctx *c,
+                                             opr_sx_fold *f,
+                                             const char *what,
+                                             opr_num *out) {
+  if ((f->op == OPR_FOLD_SUM || f->op == OPR_FOLD_PRODUCT) && !f->unknown &&
+      !f->partial && !f->zero && !f->overflow) {
+    out->v = f->num.v;
+    out->known = f->num.known;
+    out->direct = false;
+    return OPR_OK;
+  }
+  return opr_sx_fold_end_num_general(c, f, what, out);
+}
 opr_status opr_sx_fold_end_shape(opr_infer_ctx *c, opr_sx_fold *f,
                                  const char *what, opr_shape *out);
 opr_cond opr_sx_fold_end_cond(opr_sx_fold *f);
