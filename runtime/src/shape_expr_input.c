@@ -62,7 +62,15 @@ static opr_status input_shape(opr_infer_ctx *c, size_t arg, opr_shape *out) {
  * a few instructions). */
 OPR_NOINLINE static opr_status first_read(opr_infer_ctx *c, size_t arg,
                                           opr_shape *out) {
-  opr_status s = input_shape(c, arg, out);
+  const opr_shape_input *in = c->shapes && arg < c->op->ninputs
+                                  ? &c->shapes[arg] : NULL;
+  /* One tensor of a fully known shape: its value's shape merges into it
+   * without a change. */
+  opr_status s = OPR_OK;
+  if (in && in->count == 1 && opr_shape_fully_defined(in->shapes[0]))
+    *out = in->shapes[0];
+  else
+    s = input_shape(c, arg, out);
   if (!s && arg < INFER_CACHED_INPUTS) {
     c->sx_inputs[arg] = *out;
     c->sx_inputs_set |= UINT32_C(1) << arg;
