@@ -232,14 +232,10 @@ const char *sx_ints(sx_gen *g, const og_sexpr *e) {
 
 /* ---- shapes ---- */
 
-/* [D, ...]: the numbers into an array, their texts into a static one. */
-static const char *literal_shape(sx_gen *g, const og_sexpr *e) {
-  sx_mark m = sx_mark_get(g);
-  if (!e->nargs) {
-    const char *r = sx_temp(g, OG_CN_L_SHAPE);
-    sx_call(g, "opr_sx_shape", "NULL", "0", "NULL", ref(g, r), NULL);
-    return r;
-  }
+/* The D, ... of [D, ...] (at least one): the numbers into an array
+ * (returned), their texts into a static one (*whats). */
+static const char *literal_dims(sx_gen *g, const og_sexpr *e,
+                                const char **whats) {
   const char *a = sx_array(g, OG_CN_L_NUMS, e->nargs);
   const char *w = sx_name(g, OG_CN_L_WHATS, g->whats++);
   /* A text too long for a string literal is a compound literal, which a
@@ -266,9 +262,33 @@ static const char *literal_shape(sx_gen *g, const og_sexpr *e) {
                 i + 1 < e->nargs ? "," : "");
     og_w_line(g->statics, "};");
   }
+  *whats = w;
+  return a;
+}
+
+/* [D, ...]. */
+static const char *literal_shape(sx_gen *g, const og_sexpr *e) {
+  sx_mark m = sx_mark_get(g);
+  if (!e->nargs) {
+    const char *r = sx_temp(g, OG_CN_L_SHAPE);
+    sx_call(g, "opr_sx_shape", "NULL", "0", "NULL", ref(g, r), NULL);
+    return r;
+  }
+  const char *w, *a = literal_dims(g, e, &w);
   const char *r = sx_result(g, m, OG_CN_L_SHAPE);
   sx_call(g, "opr_sx_shape", a, sx_printf(g, "%zu", e->nargs), w, ref(g, r),
           NULL);
+  return r;
+}
+
+/* S ++ [D, ...]: one step, without the literal's own shape. */
+static const char *append_dims(sx_gen *g, const og_sexpr *e, sx_mark m,
+                               const char *s) {
+  const og_sexpr *l = &e->args[1];
+  const char *w, *a = literal_dims(g, l, &w);
+  const char *r = sx_result(g, m, OG_CN_L_SHAPE);
+  sx_call(g, "opr_sx_append_dims", s, a, sx_printf(g, "%zu", l->nargs), w,
+          ref(g, r), NULL);
   return r;
 }
 
@@ -304,6 +324,9 @@ static const char *shape_form(sx_gen *g, const og_sexpr *e) {
     sx_call(g, "opr_sx_slice", s, a, b, ref(g, r), NULL);
     return r;
   }
+  if (e->kind == OG_SX_CONCAT_SHAPES && e->args[1].kind == OG_SX_LIST &&
+      e->args[1].nargs > 0)
+    return append_dims(g, e, m, s);
   if (e->kind == OG_SX_REDUCE || e->kind == OG_SX_PERMUTE)
     a = sx_ints(g, &e->args[1]);
   else

@@ -198,6 +198,13 @@ const char *sx_fold(sx_gen *g, const og_sexpr *e) {
   og_fold op = e->kind == OG_SX_MERGE       ? OG_FOLD_MERGE
                : e->kind == OG_SX_BROADCAST ? OG_FOLD_BROADCAST
                                             : e->fold;
+  if (op == OG_FOLD_BROADCAST && e->nargs == 2) { /* no fold state */
+    const char *a = sx_expr(g, &e->args[0]);
+    const char *b = sx_expr(g, &e->args[1]);
+    const char *r = sx_result(g, m, OG_CN_L_SHAPE);
+    sx_call(g, "opr_sx_broadcast", a, b, sx_what(g, e), ref(g, r), NULL);
+    return r;
+  }
   const char *r = sx_temp(g, sx_kind(e->type));
   const char *f = sx_temp(g, OG_CN_L_FOLD);
   sx_call(g, "opr_sx_fold_init", ref(g, f), fold_op(op), "0", NULL);

@@ -989,6 +989,28 @@ TEST(concatenation_of_shapes) {
 }
 RUN(concatenation_of_shapes)
 
+TEST(appending_literal_dims_equals_append_of_the_literal) {
+  opr_shape s, x = SHAPE(2, 1, 2), big;
+  opr_num known[] = {dimn(3), num(4)}, mixed[] = {num(-1), unk};
+  const char *const whats[] = {"a", "b"};
+  expect_ok(opr_sx_append_dims(c, x, known, 2, whats, &s));
+  expect_shape(s, "[1, 2, 3, 4]");
+  expect_ok(opr_sx_append_dims(c, scalar, mixed, 2, whats, &s));
+  expect_shape(s, "[?, ?]");
+  expect_ok(opr_sx_append_dims(c, unknown, known, 2, whats, &s));
+  expect_shape(s, "?");
+  /* the literal's errors come first, even after `?` */
+  opr_num bad[] = {dimn(2), opr_sx_computed(num(-3))};
+  expect_status(opr_sx_append_dims(c, unknown, bad, 2, whats, &s),
+                "Probe: b is -3, a negative dim");
+  expect_shape(s, "?");
+  expect_ok(opr_sx_unknown_rank(c, dimn(253), "unknown(253)", &big));
+  expect_status(opr_sx_append_dims(c, big, known, 2, whats, &s),
+                "Probe: a shape of rank 253 ++ one of rank 2 has more dims "
+                "than the highest rank 254");
+}
+RUN(appending_literal_dims_equals_append_of_the_literal)
+
 TEST(set_insert_and_remove_a_dim) {
   opr_shape s, x = SHAPE(2, 2, 3);
   expect_ok(opr_sx_set(c, x, num(-1), dimn(7), "set(x, -1, 7)", &s));
@@ -1304,6 +1326,29 @@ TEST(shape_folds_merge_join_and_broadcast) {
 }
 RUN(shape_folds_merge_join_and_broadcast)
 
+/* opr_sx_broadcast(a, b) is the fold of the two, and keeps an operand's
+ * dims when the result equals it (giving back the storage it made). */
+TEST(broadcast_of_two_equals_the_fold) {
+  const opr_shape pairs[][2] = {
+      {SHAPE(3, U, U, U), SHAPE(3, 5, 1, 0)}, {SHAPE(2, 4, 1), SHAPE(1, 3)},
+      {SHAPE(1, 2), unknown}, {unknown, SHAPE(1, 2)}, {scalar, SHAPE(1, 2)},
+      {SHAPE(2, 4, 1), SHAPE(3, 2, 1, 1)}};
+  char want[64], got[64];
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    opr_shape f, s;
+    expect_ok(fold_shapes(c, OPR_FOLD_BROADCAST, pairs[i], 2, &f));
+    expect_ok(opr_sx_broadcast(c, pairs[i][0], pairs[i][1], "x[k]", &s));
+    assert_string_equal(opr_infer_shape_text(s, got, sizeof got),
+                        opr_infer_shape_text(f, want, sizeof want));
+  }
+  opr_shape s, x = SHAPE(2, 4, 3), y = SHAPE(1, 3);
+  expect_ok(opr_sx_broadcast(c, x, y, "broadcast(x, y)", &s));
+  assert_ptr_equal(s.dims, x.dims);
+  expect_status(opr_sx_broadcast(c, SHAPE(2, 2, 3), SHAPE(1, 4), "x[k]", &s),
+                "Probe: x[k]: [2, 3] and [4] do not broadcast");
+}
+RUN(broadcast_of_two_equals_the_fold)
+
 TEST(all_and_any_decide_early) {
   opr_sx_fold f;
   expect_ok(opr_sx_fold_init(c, &f, OPR_FOLD_ALL, 0));
@@ -1578,6 +1623,7 @@ int main(void) {
       T(dims_count_from_the_end_and_check_the_rank),
       T(slices_follow_python_and_clamp),
       T(concatenation_of_shapes),
+      T(appending_literal_dims_equals_append_of_the_literal),
       T(set_insert_and_remove_a_dim),
       T(set_insert_and_remove_check_their_ranges),
       T(reduce_removes_or_keeps_axes),
@@ -1590,6 +1636,7 @@ int main(void) {
       T(a_dims_comprehension_builds_a_shape),
       T(dims_beyond_the_inline_storage),
       T(shape_folds_merge_join_and_broadcast),
+      T(broadcast_of_two_equals_the_fold),
       T(all_and_any_decide_early),
       T(an_unknown_count_makes_number_folds_unknown),
       T(a_comprehension_count_is_never_negative),

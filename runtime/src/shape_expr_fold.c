@@ -146,35 +146,51 @@ static bool same_dims(const int64_t *a, const int64_t *b, int n) {
   return i == n;
 }
 
+OPR_COLD static opr_status broadcast_error(opr_infer_ctx *c, opr_shape a,
+                                           opr_shape b, const char *what) {
+  shape_text ta, tb;
+  return opr_infer_error(c, "%s: %s and %s do not broadcast", sx_what(what),
+                         opr_infer_shape_text(a, ta, sizeof ta),
+                         opr_infer_shape_text(b, tb, sizeof tb));
+}
+
+/* Known ranks. The result is made in the context's storage, which is
+ * given back when it equals a or b (their dims are used instead). */
 static opr_status broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
                             const char *what, opr_shape *out) {
-  int64_t r[OPR_MAX_RANK];
   int rank = a.rank > b.rank ? a.rank : b.rank;
   if (a.rank == 0 || b.rank == 0) { /* [] changes nothing */
     *out = a.rank == 0 ? b : a;
     return OPR_OK;
   }
+  int64_t *r;
+  opr_status s = opr_sx_alloc(c, (size_t)rank, &r);
+  if (s) return s;
   for (int i = 1; i <= rank; i++) {
     int64_t x = i <= a.rank ? a.dims[a.rank - i] : 1;
     int64_t y = i <= b.rank ? b.dims[b.rank - i] : 1;
     if (!broadcast_dim(x, y, &r[rank - i])) {
-      shape_text ta, tb;
-      return opr_infer_error(c, "%s: %s and %s do not broadcast",
-                             sx_what(what),
-                             opr_infer_shape_text(a, ta, sizeof ta),
-                             opr_infer_shape_text(b, tb, sizeof tb));
+      opr_sx_give_back(c, r, (size_t)rank);
+      return broadcast_error(c, a, b, what);
     }
   }
   if (a.rank == rank && same_dims(a.dims, r, rank)) *out = a;
   else if (b.rank == rank && same_dims(b.dims, r, rank)) *out = b;
   else {
-    int64_t *dims; /* r's dims are valid: a copy, unchecked */
-    opr_status s = opr_sx_alloc(c, (size_t)rank, &dims);
-    if (s) return s;
-    for (int i = 0; i < rank; i++) dims[i] = r[i];
-    *out = (opr_shape){rank, dims};
+    *out = (opr_shape){rank, r};
+    return OPR_OK;
   }
+  opr_sx_give_back(c, r, (size_t)rank);
   return OPR_OK;
+}
+
+opr_status opr_sx_broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
+                            const char *what, opr_shape *out) {
+  if (a.rank < 0 || b.rank < 0) { /* the fold's partial result */
+    *out = opr_shape_unknown();
+    return OPR_OK;
+  }
+  return broadcast(c, a, b, what, out);
 }
 
 OPR_COLD static opr_status shape_merge_error(opr_infer_ctx *c, opr_shape a,

@@ -32,6 +32,14 @@ static inline opr_status opr_sx_alloc(opr_infer_ctx *c, size_t n,
   return *dims ? OPR_OK : opr_sx_out_of_memory(c);
 }
 
+/* Gives back `dims`, the last n dims opr_sx_alloc returned (they were
+ * not needed after all). */
+static inline void opr_sx_give_back(opr_infer_ctx *c, int64_t *dims,
+                                    size_t n) {
+  c->free_dims = dims;
+  c->free_count += n;
+}
+
 /* The paddings opr_sx_attr_string returns as themselves, so that
  * window() knows them by address. */
 extern const char opr_sx_valid[], opr_sx_same_padding[];

@@ -63,6 +63,32 @@ opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
   return OPR_OK;
 }
 
+opr_status opr_sx_append_dims(opr_infer_ctx *c, opr_shape a,
+                              const opr_num *dims, size_t n,
+                              const char *const *whats, opr_shape *out) {
+  size_t k = 0;
+  while (k < n && dims[k].known && dims[k].v >= 0) k++;
+  /* Known dims after a known rank (the usual case): one copy. */
+  if (k == n && n > 0 && a.rank >= 0 &&
+      (size_t)a.rank + n <= OPR_MAX_RANK) {
+    int64_t *d;
+    opr_status s = opr_sx_alloc(c, (size_t)a.rank + n, &d);
+    *out = opr_shape_unknown();
+    if (s) return s;
+    for (int i = 0; i < a.rank; i++) d[i] = a.dims[i];
+    for (k = 0; k < n; k++) d[a.rank + k] = dims[k].v;
+    *out = (opr_shape){a.rank + (int)n, d};
+    return OPR_OK;
+  }
+  opr_shape b;
+  opr_status s = opr_sx_shape(c, dims, n, whats, &b);
+  if (s) {
+    *out = opr_shape_unknown();
+    return s;
+  }
+  return opr_sx_append(c, a, b, out);
+}
+
 /* A copy of `s` with dims [0, at) kept, then a hole of one dim (insert:
  * grow 1, set: grow 0) or none (remove: grow -1), then the dims after
  * `at` (from `at` itself for insert). The caller fills the hole. */

@@ -388,6 +388,11 @@ OPR_SX_INLINE opr_status opr_sx_slice(opr_infer_ctx *c, opr_shape s,
 }
 opr_status opr_sx_append(opr_infer_ctx *c, opr_shape a, opr_shape b,
                          opr_shape *out); /* a ++ b */
+/* a ++ [D, ...]: opr_sx_append of a and opr_sx_shape(dims, n, whats), the
+ * same results and messages, in one step. */
+opr_status opr_sx_append_dims(opr_infer_ctx *c, opr_shape a,
+                              const opr_num *dims, size_t n,
+                              const char *const *whats, opr_shape *out);
 /* set, insert, remove: D through opr_sx_as_dim; an unknown i keeps the
  * rank they would give, every dim unknown; S unknown: `?`. */
 opr_status opr_sx_set(opr_infer_ctx *c, opr_shape s, opr_num i, opr_num d,
@@ -493,6 +498,10 @@ OPR_SX_INLINE opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f,
 }
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
+/* broadcast(a, b): the fold of exactly two shapes, without its state
+ * (the same result and message). */
+opr_status opr_sx_broadcast(opr_infer_ctx *c, opr_shape a, opr_shape b,
+                            const char *what, opr_shape *out);
 OPR_SX_INLINE void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
   opr_cond decides = f->op == OPR_FOLD_ALL ? OPR_COND_FALSE : OPR_COND_TRUE;
   f->count++;
