@@ -104,7 +104,11 @@ static opr_status dims_of_values(opr_infer_ctx *c, size_t arg, size_t index,
 static opr_status value_shape(opr_infer_ctx *c, size_t arg, size_t index,
                                const char *what, opr_shape *out) {
   opr_shape x;
-  opr_status s = opr_sx_input_tensor(c, arg, index, &x);
+  /* The input's one tensor: opr_sx_input's read, kept already. */
+  bool one = index == 0 && c->shapes && arg < c->op->ninputs &&
+             c->shapes[arg].count == 1;
+  opr_status s = one ? opr_sx_input(c, arg, &x)
+                     : opr_sx_input_tensor(c, arg, index, &x);
   *out = opr_shape_unknown();
   if (s) return s;
   if (x.rank >= 0 && x.rank != 1) return rank_error(c, arg, x, "be 1-D", what);
