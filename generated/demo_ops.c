@@ -56,7 +56,7 @@ static opr_status demo_add_n_shape(opr_infer_ctx *c) {
   if ((s = opr_sx_input(c, DEMO_ADD_N_INPUT_INPUTS, &in0))) return s;
   if ((s = opr_sx_fold_shape(c, &f0, in0, "merge(inputs)"))) return s;
   if ((s = opr_sx_fold_end_shape(c, &f0, "merge(inputs)", &sh0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ADD_N_OUTPUT_SUM, sh0))) return s;
+  if ((s = opr_sx_set_output(c, DEMO_ADD_N_OUTPUT_SUM, sh0))) return s;
   return OPR_OK;
 }
 
@@ -119,7 +119,7 @@ static opr_status demo_add_one_shape(opr_infer_ctx *c) {
   opr_shape in0;
   /* shape output = input; */
   if ((s = opr_sx_input(c, DEMO_ADD_ONE_INPUT_INPUT, &in0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ADD_ONE_OUTPUT_OUTPUT, in0))) return s;
+  if ((s = opr_sx_set_output(c, DEMO_ADD_ONE_OUTPUT_OUTPUT, in0))) return s;
   return OPR_OK;
 }
 
@@ -189,7 +189,7 @@ static opr_status demo_example_shape(opr_infer_ctx *c) {
   opr_shape in0;
   /* shape input_times_two = input; */
   if ((s = opr_sx_input(c, DEMO_EXAMPLE_INPUT_INPUT, &in0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_EXAMPLE_OUTPUT_INPUT_TIMES_TWO, in0)))
+  if ((s = opr_sx_set_output(c, DEMO_EXAMPLE_OUTPUT_INPUT_TIMES_TWO, in0)))
     return s;
   return OPR_OK;
 }
@@ -266,7 +266,7 @@ static opr_status demo_my_general_unary_op_shape(opr_infer_ctx *c) {
   opr_shape in0;
   /* shape out = in; */
   if ((s = opr_sx_input(c, DEMO_MY_GENERAL_UNARY_OP_INPUT_IN, &in0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_MY_GENERAL_UNARY_OP_OUTPUT_OUT, in0)))
+  if ((s = opr_sx_set_output(c, DEMO_MY_GENERAL_UNARY_OP_OUTPUT_OUT, in0)))
     return s;
   return OPR_OK;
 }
@@ -466,7 +466,7 @@ static opr_status demo_pad_shape(opr_infer_ctx *c) {
                                  "[dim(input, k) + before(k) + after(k) for k < merge(rank(input), dim(paddings, 0))]",
                                  &sh0)))
     return s;
-  if ((s = opr_infer_set_output(c, DEMO_PAD_OUTPUT_OUTPUT, sh0))) return s;
+  if ((s = opr_sx_set_output(c, DEMO_PAD_OUTPUT_OUTPUT, sh0))) return s;
   return OPR_OK;
 }
 
@@ -544,7 +544,7 @@ static opr_status demo_string_to_number_shape(opr_infer_ctx *c) {
   /* shape output = string_tensor; */
   if ((s = opr_sx_input(c, DEMO_STRING_TO_NUMBER_INPUT_STRING_TENSOR, &in0)))
     return s;
-  if ((s = opr_infer_set_output(c, DEMO_STRING_TO_NUMBER_OUTPUT_OUTPUT, in0)))
+  if ((s = opr_sx_set_output(c, DEMO_STRING_TO_NUMBER_OUTPUT_OUTPUT, in0)))
     return s;
   return OPR_OK;
 }
@@ -623,7 +623,7 @@ static opr_status demo_zero_out_shape(opr_infer_ctx *c) {
   opr_shape in0;
   /* shape zeroed = to_zero; */
   if ((s = opr_sx_input(c, DEMO_ZERO_OUT_INPUT_TO_ZERO, &in0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_OUTPUT_ZEROED, in0))) return s;
+  if ((s = opr_sx_set_output(c, DEMO_ZERO_OUT_OUTPUT_ZEROED, in0))) return s;
   return OPR_OK;
 }
 
@@ -694,8 +694,7 @@ static opr_status demo_zero_out_float_int32_shape(opr_infer_ctx *c) {
   /* shape zeroed = to_zero; */
   if ((s = opr_sx_input(c, DEMO_ZERO_OUT_FLOAT_INT32_INPUT_TO_ZERO, &in0)))
     return s;
-  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_FLOAT_INT32_OUTPUT_ZEROED,
-                                in0)))
+  if ((s = opr_sx_set_output(c, DEMO_ZERO_OUT_FLOAT_INT32_OUTPUT_ZEROED, in0)))
     return s;
   return OPR_OK;
 }
@@ -755,7 +754,7 @@ static opr_status demo_zero_out_int32_shape(opr_infer_ctx *c) {
   opr_shape in0;
   /* shape zeroed = to_zero; */
   if ((s = opr_sx_input(c, DEMO_ZERO_OUT_INT32_INPUT_TO_ZERO, &in0))) return s;
-  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_INT32_OUTPUT_ZEROED, in0)))
+  if ((s = opr_sx_set_output(c, DEMO_ZERO_OUT_INT32_OUTPUT_ZEROED, in0)))
     return s;
   return OPR_OK;
 }
@@ -824,8 +823,7 @@ static opr_status demo_zero_out_real_number_shape(opr_infer_ctx *c) {
   /* shape zeroed = to_zero; */
   if ((s = opr_sx_input(c, DEMO_ZERO_OUT_REAL_NUMBER_INPUT_TO_ZERO, &in0)))
     return s;
-  if ((s = opr_infer_set_output(c, DEMO_ZERO_OUT_REAL_NUMBER_OUTPUT_ZEROED,
-                                in0)))
+  if ((s = opr_sx_set_output(c, DEMO_ZERO_OUT_REAL_NUMBER_OUTPUT_ZEROED, in0)))
     return s;
   return OPR_OK;
 }

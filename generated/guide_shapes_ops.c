@@ -68,8 +68,7 @@ static opr_status guide_shapes_mat_mul_like_shape(opr_infer_ctx *c) {
   if ((s = opr_sx_dim(c, in1, opr_sx_int(1), "dim(b, 1)", &n0))) return s;
   a0[1] = n0;
   if ((s = opr_sx_shape(c, a0, 2, w0, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, GUIDE_SHAPES_MAT_MUL_LIKE_OUTPUT_PRODUCT,
-                                sh0)))
+  if ((s = opr_sx_set_output(c, GUIDE_SHAPES_MAT_MUL_LIKE_OUTPUT_PRODUCT, sh0)))
     return s;
   return OPR_OK;
 }
@@ -153,8 +152,8 @@ static opr_status guide_shapes_matrix_example_shape(opr_infer_ctx *c) {
   a0[0] = n0;
   a0[1] = opr_sx_int(3);
   if ((s = opr_sx_shape(c, a0, 2, w0, &sh0))) return s;
-  if ((s = opr_infer_set_output(c, GUIDE_SHAPES_MATRIX_EXAMPLE_OUTPUT_OUTPUT,
-                                sh0)))
+  if ((s = opr_sx_set_output(c, GUIDE_SHAPES_MATRIX_EXAMPLE_OUTPUT_OUTPUT,
+                             sh0)))
     return s;
   return OPR_OK;
 }

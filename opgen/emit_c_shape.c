@@ -84,7 +84,7 @@ static void require_statement(sx_gen *g, const og_sexpr *e) {
 static void shape_statement(sx_gen *g, const og_shape_rule *r) {
   const char *out = g->out_ix[r->output];
   if (!r->per_tensor) {
-    sx_call(g, "opr_infer_set_output", out, sx_expr(g, &r->expr), NULL);
+    sx_call(g, "opr_sx_set_output", out, sx_expr(g, &r->expr), NULL);
     return;
   }
   const char *k = sx_bound(g, r->bound);

@@ -1349,6 +1349,34 @@ TEST(broadcast_of_two_equals_the_fold) {
 }
 RUN(broadcast_of_two_equals_the_fold)
 
+/* opr_sx_set_output keeps a shape made in the inference's storage, copies
+ * any other, and rejects what opr_infer_set_output rejects. */
+TEST(set_output_keeps_made_shapes_and_copies_others) {
+  opr_shape s, x = SHAPE(2, 4, 3), bad = SHAPE(1, -5);
+  opr_num dims[] = {dimn(2), num(-1)};
+  expect_ok(opr_sx_shape(c, dims, 2, NULL, &s));
+  expect_ok(opr_sx_set_output(c, 0, s));
+  assert_ptr_equal(opr_infer_output(c, 0, 0).dims, s.dims);
+  expect_shape(opr_infer_output(c, 0, 0), "[2, ?]");
+  expect_ok(opr_sx_set_output(c, 0, x));
+  assert_ptr_not_equal(opr_infer_output(c, 0, 0).dims, x.dims);
+  expect_shape(opr_infer_output(c, 0, 0), "[4, 3]");
+  opr_shape made; /* in the inference's storage, then spoiled */
+  expect_ok(opr_infer_make_shape(c, 1, NULL, &made));
+  ((int64_t *)made.dims)[0] = -5;
+  const opr_shape wrong[] = {bad, made};
+  for (int i = 0; i < 2; i++) {
+    opr_status want = opr_infer_set_output(c, 0, wrong[i]);
+    opr_status got = opr_sx_set_output(c, 0, wrong[i]);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_string_equal(opr_status_message(got), opr_status_message(want));
+    opr_status_free(want);
+    opr_status_free(got);
+  }
+}
+RUN(set_output_keeps_made_shapes_and_copies_others)
+
 TEST(all_and_any_decide_early) {
   opr_sx_fold f;
   expect_ok(opr_sx_fold_init(c, &f, OPR_FOLD_ALL, 0));
@@ -1637,6 +1665,7 @@ int main(void) {
       T(dims_beyond_the_inline_storage),
       T(shape_folds_merge_join_and_broadcast),
       T(broadcast_of_two_equals_the_fold),
+      T(set_output_keeps_made_shapes_and_copies_others),
       T(all_and_any_decide_early),
       T(an_unknown_count_makes_number_folds_unknown),
       T(a_comprehension_count_is_never_negative),

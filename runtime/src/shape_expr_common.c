@@ -76,3 +76,19 @@ opr_status opr_sx_join_shapes(opr_infer_ctx *c, opr_shape a, opr_shape b,
   *out = (opr_shape){a.rank, dims};
   return OPR_OK;
 }
+
+/* Dims in the context's inline room live until inference ends: the first
+ * output (one tensor, the usual case) takes them as they are. */
+opr_status opr_sx_set_output(opr_infer_ctx *c, size_t arg, opr_shape s) {
+  const opr_op_def *op = c->op;
+  uintptr_t at = (uintptr_t)s.dims, room = (uintptr_t)c->dims_inline;
+  if (arg != 0 || s.rank <= 0 || at < room ||
+      at >= room + sizeof c->dims_inline || op->noutputs == 0 ||
+      op->outputs[0].number_attr != OPR_NO_ATTR ||
+      op->outputs[0].type_list_attr != OPR_NO_ATTR)
+    return opr_infer_set_output(c, arg, s);
+  for (int i = 0; i < s.rank; i++) /* checked as a copy would be */
+    if (s.dims[i] < OPR_UNKNOWN_DIM) return opr_infer_set_output(c, arg, s);
+  c->outputs[0] = s;
+  return OPR_OK;
+}

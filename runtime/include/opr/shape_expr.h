@@ -565,7 +565,11 @@ opr_status opr_sx_join_branches_cond(opr_status sx, opr_cond x,
                                      opr_cond *out);
 
 /* ---- outputs ---- */
-/* opr_infer_set_output / opr_infer_set_output_at (opr/shape.h). */
+/* opr_infer_set_output / opr_infer_set_output_at (opr/shape.h).
+ * opr_sx_set_output is opr_infer_set_output (the same results and
+ * messages) that keeps a shape already in the inference's own storage
+ * (one these operations made) instead of copying it. */
+opr_status opr_sx_set_output(opr_infer_ctx *c, size_t arg, opr_shape s);
 
 #ifdef __cplusplus
 }
