@@ -243,6 +243,10 @@ opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
   if (n.v < 0)
     return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
                            sx_what(what), n.v);
+  if (n.v > OPR_SX_MAX_COUNT)
+    return opr_infer_error(c, "%s: the count %" PRId64 " is beyond the "
+                           "limit of %d elements", sx_what(what), n.v,
+                           OPR_SX_MAX_COUNT);
   *count = (size_t)n.v;
   return OPR_OK;
 }

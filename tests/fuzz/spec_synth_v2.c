@@ -235,7 +235,7 @@ static void start_statement(v2_gen *g, bool bad_op) {
 
 void fz_put_shape_v2(fz_rng *r, const fz_op *op, fz_buf *b) {
   v2_gen g = {.r = r, .op = op, .b = b};
-  bool bad_op = fz_one_in(r, 4);
+  bool bad_op = fz_one_in(r, 8);
   int depth = 2 + (int)fz_pick(r, 3);
   uint32_t n = fz_pick(r, 6);
   for (uint32_t s = 0; s < n; s++) {

@@ -25,9 +25,9 @@ static bool put_value(v2_gen *g) {
 
 /* A small index or axis, now and then one out of any range. */
 static void put_index(v2_gen *g) {
-  static const char *const v[] = {"0", "1", "-1", "2", "0", "-2", "3",
+  static const char *const v[] = {"0", "1", "-1", "0", "-1", "2", "-2", "3",
                                   "9223372036854775807", "-(9223372036854775807)"};
-  uint32_t n = COUNT(v) - (fz_one_in(g->r, 20) ? 0 : 2);
+  uint32_t n = fz_one_in(g->r, 20) ? COUNT(v) : fz_one_in(g->r, 4) ? 8 : 5;
   if (g->nbound && fz_pick(g->r, 2)) {
     fz_puts(g->b, g->bound[fz_pick(g->r, g->nbound)]);
     return;
@@ -92,9 +92,12 @@ static void num_leaf(v2_gen *g) {
 
 static void put_window(v2_gen *g, int depth) {
   static const char *const pads[] = {"'VALID'", "'SAME'", "'EXPLICIT'"};
+  static const char *const steps[] = {"1", "2", "3"};
   fz_puts(g->b, "window(");
   for (int i = 0; i < 4; i++) {
-    v2_num(g, i == 0 ? depth - 1 : 0);
+    /* A stride or dilation below 1 now and then (an error). */
+    if (i >= 2 && !fz_one_in(g->r, 6)) fz_puts(g->b, pick_of(g, steps, 3));
+    else v2_num(g, i == 0 ? depth - 1 : 0);
     fz_puts(g->b, ", ");
   }
   const char *s = v2_string_attr(g);

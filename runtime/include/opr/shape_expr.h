@@ -321,8 +321,13 @@ opr_status opr_sx_fold_num(opr_infer_ctx *c, opr_sx_fold *f, opr_num x,
 opr_status opr_sx_fold_shape(opr_infer_ctx *c, opr_sx_fold *f, opr_shape x,
                              const char *what);
 void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x);
-/* The N of a comprehension: *count = N when known (negative: an error);
- * *known false when unknown (then opr_sx_fold_unknown, no elements). */
+/* The most elements a comprehension or fold runs: a larger N (an attr
+ * of 2^62, say) is an error rather than a loop of years. Real counts
+ * are ranks, list lengths and the values of a tensor. */
+enum { OPR_SX_MAX_COUNT = 1 << 24 };
+/* The N of a comprehension: *count = N when known (negative, or above
+ * OPR_SX_MAX_COUNT: an error); *known false when unknown (then
+ * opr_sx_fold_unknown, no elements). */
 opr_status opr_sx_count(opr_infer_ctx *c, opr_num n, const char *what,
                         size_t *count, bool *known);
 /* N unknown, or an `if` undecided for some element: the result is
