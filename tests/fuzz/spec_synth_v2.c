@@ -16,15 +16,42 @@ static bool op_name_used(const fz_op *op, const char *n) {
   return false;
 }
 
-/* A name no input, attr, output, let or bound name has: prefix + n. */
+/* The forms and keywords, which no let, parameter or bound name may be
+ * (sema says so; kept out unless the statement is bad). */
+static bool reserved(const char *n) {
+  static const char *const words[] = {
+      "value", "shape", "dim", "rank", "merge", "attr", "broadcast",
+      "input", "output", "type", "tensor", "float", "int32", "string",
+      "join", "min", "max", "sum", "product", "all", "any", "known",
+      "same", "bit", "window", "reduce", "permute", "concat", "set",
+      "insert", "remove", "unknown", "length", "size_of", "ceil_div",
+      "let", "require", "shape_fn", "for", "if", "in", "op", "package",
+      "true", "false", "list", "int", "bool", "func", "stateful"};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (strcmp(words[i], n) == 0) return true;
+  return false;
+}
+
+static bool name_used(v2_gen *g, const char *n) {
+  bool used = op_name_used(g->op, n);
+  for (unsigned i = 0; i < g->nlets; i++)
+    used |= strcmp(g->lets[i].name, n) == 0;
+  for (unsigned i = 0; i < g->nbound; i++)
+    used |= strcmp(g->bound[i], n) == 0;
+  return used;
+}
+
+/* A name no input, attr, output, let or bound name in scope has: with
+ * the names hazard now and then a hostile one (a C keyword, a runtime
+ * name, a local of the generated code), else prefix + n. */
 static void fresh_name(v2_gen *g, const char *prefix, char *out, size_t cap) {
-  for (;;) {
-    snprintf(out, cap, "%s%u", prefix, g->fresh++);
-    bool used = op_name_used(g->op, out);
-    for (unsigned i = 0; i < g->nlets; i++)
-      used |= strcmp(g->lets[i].name, out) == 0;
-    if (!used) return;
+  if (fz_hazard(g->r, FZ_H_NAMES)) {
+    snprintf(out, cap, "%s", fz_pool_io_name(g->r));
+    if (!name_used(g, out) && (!reserved(out) || (g->bad && fz_one_in(g->r, 4))))
+      return;
   }
+  do snprintf(out, cap, "%s%u", prefix, g->fresh++);
+  while (name_used(g, out));
 }
 
 const char *v2_input(v2_gen *g) {
@@ -215,8 +242,9 @@ static void put_output(v2_gen *g, const fz_io *out, int depth) {
   bool indexed = (out->list || (g->bad && fz_one_in(g->r, 8))) &&
                  !fz_one_in(g->r, 3) && g->nbound < V2_MAX_BOUND;
   if (indexed) {
-    char *i = g->bound[g->nbound++];
+    char *i = g->bound[g->nbound];
     fresh_name(g, "i", i, 24);
+    g->nbound++;
     g->out_index = i;
     fz_printf(g->b, "  shape %s[%s] = ", out->name, i);
   } else {
@@ -228,18 +256,21 @@ static void put_output(v2_gen *g, const fz_io *out, int depth) {
   g->out_index = NULL;
 }
 
-static void start_statement(v2_gen *g, bool bad_op) {
-  g->budget = 4 + fz_pick(g->r, 14);
+static void start_statement(v2_gen *g, bool bad_op, bool deep) {
+  g->budget = deep ? 30 + fz_pick(g->r, 30) : 4 + fz_pick(g->r, 14);
   g->bad = bad_op && fz_one_in(g->r, 2);
 }
 
 void fz_put_shape_v2(fz_rng *r, const fz_op *op, fz_buf *b) {
   v2_gen g = {.r = r, .op = op, .b = b};
   bool bad_op = fz_one_in(r, 8);
-  int depth = 2 + (int)fz_pick(r, 3);
-  uint32_t n = fz_pick(r, 6);
+  /* Now and then deep nesting and many lets: the generated code's
+   * temporaries and scopes under load. */
+  bool deep = fz_one_in(r, 6);
+  int depth = deep ? 6 + (int)fz_pick(r, 3) : 2 + (int)fz_pick(r, 3);
+  uint32_t n = deep ? 4 + fz_pick(r, 8) : fz_pick(r, 6);
   for (uint32_t s = 0; s < n; s++) {
-    start_statement(&g, bad_op);
+    start_statement(&g, bad_op, deep);
     /* A use before the let: names the let that comes next. */
     if (g.bad && fz_one_in(r, 10) && g.nlets < V2_MAX_LETS)
       fz_printf(b, "  require l%u > 0;\n", g.fresh);
@@ -248,7 +279,7 @@ void fz_put_shape_v2(fz_rng *r, const fz_op *op, fz_buf *b) {
   }
   for (size_t i = 0; i < op->nouts; i++) {
     if (fz_one_in(r, 4)) continue;
-    start_statement(&g, bad_op);
+    start_statement(&g, bad_op, deep);
     put_output(&g, &op->outs[i], depth);
     if (g.bad && fz_one_in(r, 10)) put_output(&g, &op->outs[i], 1);
   }

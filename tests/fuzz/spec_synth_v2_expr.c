@@ -115,8 +115,13 @@ static void put_num_composite(v2_gen *g, int d) {
   case 0: case 1:
     fz_puts(g->b, "(");
     v2_num(g, d - 1);
-    fz_printf(g->b, " %s ", pick_of(g, ops, COUNT(ops)));
-    v2_num(g, d - 1);
+    const char *op = pick_of(g, ops, COUNT(ops));
+    fz_printf(g->b, " %s ", op);
+    /* A divisor: mostly a positive literal or any number. */
+    if ((op[0] == '/' || op[0] == '%') && fz_pick(g->r, 2))
+      fz_printf(g->b, "%u", 1 + fz_pick(g->r, 3));
+    else
+      v2_num(g, d - 1);
     fz_puts(g->b, ")");
     return;
   case 2: fz_puts(g->b, "-"); num_leaf(g); return;
@@ -201,7 +206,15 @@ static void shape_leaf(v2_gen *g) {
   if (c < 4 && shape_leaf_of_op(g)) return;
   if (c == 4 && v2_let_use(g, V2_SHAPE, 1)) return;
   switch (c % 4) {
-  case 0: fz_puts(g->b, "[]"); return;
+  case 0:
+    /* A scalar, now and then: most axes are out of its range. */
+    if (fz_one_in(g->r, 3)) { fz_puts(g->b, "[]"); return; }
+    fz_puts(g->b, "[");
+    num_leaf(g);
+    fz_puts(g->b, ", ");
+    num_leaf(g);
+    fz_puts(g->b, "]");
+    return;
   case 1: fz_puts(g->b, g->no_unknown ? "[?]" : "?"); return;
   case 2: fz_puts(g->b, "unknown("); num_leaf(g); fz_puts(g->b, ")"); return;
   default:
