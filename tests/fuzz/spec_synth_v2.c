@@ -34,7 +34,8 @@ static bool reserved(const char *n) {
 
 static bool name_used(v2_gen *g, const char *n) {
   bool used = op_name_used(g->op, n);
-  for (unsigned i = 0; i < g->nlets; i++)
+  /* The let being defined (lets[nlets]) too: its body's names. */
+  for (unsigned i = 0; i <= g->nlets && i < V2_MAX_LETS; i++)
     used |= strcmp(g->lets[i].name, n) == 0;
   for (unsigned i = 0; i < g->nbound; i++)
     used |= strcmp(g->bound[i], n) == 0;
@@ -102,10 +103,13 @@ const char *v2_attr(v2_gen *g, int kind, bool list) {
 }
 
 const char *v2_string_attr(v2_gen *g) {
+  /* An enum's values are not known here: most literals are not one of
+   * them (an error), so enums only in bad statements. */
   size_t n = g->op->nattrs, start = n ? fz_pick(g->r, (uint32_t)n) : 0;
   for (size_t j = 0; j < n; j++) {
     const fz_attr *a = &g->op->attrs[(start + j) % n];
-    if (a->kind == FZ_STRING && !a->list) return a->name;
+    if (a->kind == FZ_STRING && !a->list && (!a->is_enum || g->bad))
+      return a->name;
   }
   return NULL;
 }
@@ -165,6 +169,11 @@ static void bound_count(v2_gen *g, int depth) {
     break;
   default: break;
   }
+  /* Any number, now and then (often a negative one: an error). */
+  if (!g->bad && !fz_one_in(g->r, 3)) {
+    fz_printf(g->b, "%u", fz_pick(g->r, 4));
+    return;
+  }
   fz_puts(g->b, "(");
   v2_num(g, depth - 1);
   fz_puts(g->b, ")");
@@ -215,7 +224,10 @@ static void put_let(v2_gen *g, int depth) {
   if (g->nlets == V2_MAX_LETS) return;
   v2_let *l = &g->lets[g->nlets];
   bool params = fz_one_in(g->r, 2);
-  fresh_name(g, params ? "f" : "l", l->name, sizeof l->name);
+  l->name[0] = '\0'; /* name_used looks at this slot */
+  char name[sizeof l->name];
+  fresh_name(g, params ? "f" : "l", name, sizeof name);
+  memcpy(l->name, name, sizeof name);
   l->kind = (v2_kind)fz_pick(g->r, 3);
   l->nparams = params ? 1 + fz_pick(g->r, 2) : 0;
   fz_printf(g->b, "  let %s", l->name);

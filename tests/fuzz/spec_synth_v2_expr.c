@@ -35,6 +35,14 @@ static void put_index(v2_gen *g) {
   fz_puts(g->b, pick_of(g, v, n));
 }
 
+/* The shape an axis indexes: mostly an input (a literal shape of a
+ * known rank makes most literal axes an error at the spec). */
+static void axis_base(v2_gen *g, int d) {
+  const char *x = v2_input(g);
+  if (x && !g->bad && !fz_one_in(g->r, 3)) fz_puts(g->b, x);
+  else v2_shape(g, d - 1);
+}
+
 /* ---- numbers ---- */
 
 static bool num_leaf_of_op(v2_gen *g) {
@@ -84,7 +92,8 @@ static void num_leaf(v2_gen *g) {
     v2_let_use(g, V2_NUM, 1);
   } else if (c >= 3 && num_leaf_of_op(g)) {
   } else {
-    uint32_t n = fz_one_in(g->r, 4) ? COUNT(lits) - !fz_one_in(g->r, 10) : 6;
+    bool odd = fz_one_in(g->r, g->bad ? 3 : 10);
+    uint32_t n = odd ? COUNT(lits) - !fz_one_in(g->r, 10) : 6;
     const char *lit = pick_of(g, lits, n);
     fz_puts(g->b, g->no_unknown && lit[0] == '?' ? "4" : lit);
   }
@@ -102,7 +111,7 @@ static void put_window(v2_gen *g, int depth) {
   }
   const char *s = v2_string_attr(g);
   if (s && fz_pick(g->r, 2)) fz_printf(g->b, "attr(%s))", s);
-  else fz_printf(g->b, "%s)", pick_of(g, pads, 2 + fz_one_in(g->r, 8)));
+  else fz_printf(g->b, "%s)", pick_of(g, pads, 2 + (g->bad && fz_one_in(g->r, 4))));
 }
 
 static void put_num_composite(v2_gen *g, int d) {
@@ -118,7 +127,7 @@ static void put_num_composite(v2_gen *g, int d) {
     const char *op = pick_of(g, ops, COUNT(ops));
     fz_printf(g->b, " %s ", op);
     /* A divisor: mostly a positive literal or any number. */
-    if ((op[0] == '/' || op[0] == '%') && fz_pick(g->r, 2))
+    if ((op[0] == '/' || op[0] == '%') && !fz_one_in(g->r, 3))
       fz_printf(g->b, "%u", 1 + fz_pick(g->r, 3));
     else
       v2_num(g, d - 1);
@@ -127,7 +136,9 @@ static void put_num_composite(v2_gen *g, int d) {
   case 2: fz_puts(g->b, "-"); num_leaf(g); return;
   case 3:
     fz_puts(g->b, "ceil_div("); v2_num(g, d - 1); fz_puts(g->b, ", ");
-    v2_num(g, d - 1); fz_puts(g->b, ")");
+    if (fz_one_in(g->r, 3)) v2_num(g, d - 1);
+    else fz_printf(g->b, "%u", 1 + fz_pick(g->r, 3));
+    fz_puts(g->b, ")");
     return;
   case 4:
     fz_printf(g->b, "%s(", pick_of(g, vf, COUNT(vf)));
@@ -143,7 +154,7 @@ static void put_num_composite(v2_gen *g, int d) {
     }
     break;
   case 7:
-    fz_puts(g->b, "("); v2_shape(g, d - 1); fz_puts(g->b, ")[");
+    fz_puts(g->b, "("); axis_base(g, d); fz_puts(g->b, ")[");
     put_index(g); fz_puts(g->b, "]");
     return;
   case 8: put_window(g, d); return;
@@ -284,7 +295,7 @@ static void put_shape_composite(v2_gen *g, int d) {
   case 3: case 4: {
     bool rm = fz_pick(g->r, 3) == 0;
     fz_printf(g->b, "%s(", rm ? "remove" : fz_pick(g->r, 2) ? "set" : "insert");
-    v2_shape(g, d - 1); fz_puts(g->b, ", "); put_index(g);
+    axis_base(g, d); fz_puts(g->b, ", "); put_index(g);
     if (!rm) { fz_puts(g->b, ", "); v2_num(g, d - 1); }
     fz_puts(g->b, ")");
     return;
@@ -391,7 +402,7 @@ static void cond_leaf(v2_gen *g, int d) {
     fz_puts(g->b, "bit(");
     num_leaf(g);
     fz_puts(g->b, ", ");
-    if (fz_one_in(g->r, 10)) put_index(g);
+    if (g->bad && fz_one_in(g->r, 3)) put_index(g);
     else v2_nonneg_index(g);
     fz_puts(g->b, ")");
     return;
