@@ -35,10 +35,13 @@ static void put_index(v2_gen *g) {
   fz_puts(g->b, pick_of(g, v, n));
 }
 
-/* The shape an axis indexes: mostly an input (a literal shape of a
- * known rank makes most literal axes an error at the spec). */
+/* The shape an axis indexes: mostly a single input (a literal shape of
+ * a known rank makes most literal axes an error at the spec; L[i] of a
+ * list input is its tensor i, parenthesized or not). */
 static void axis_base(v2_gen *g, int d) {
-  const char *x = v2_input(g);
+  const char *x = NULL;
+  for (size_t i = 0; i < g->op->nins && !x; i++)
+    if (!g->op->ins[i].list && fz_pick(g->r, 2)) x = g->op->ins[i].name;
   if (x && !g->bad && !fz_one_in(g->r, 3)) fz_puts(g->b, x);
   else v2_shape(g, d - 1);
 }
