@@ -1357,7 +1357,7 @@ TEST(a_comprehension_count_is_never_negative) {
 }
 RUN(a_comprehension_count_is_never_negative)
 
-/* Found by the run stage of test_gen_compile_sample's generator: with
+/* Found while writing the fuzzers' run stage (infer_driver.c): with
  * `require sum(1 for k < attr(n)) >= 0;` and n = INT64_MAX the loop
  * ran 2^63 times (a hang). A count above OPR_SX_MAX_COUNT is an error;
  * the limit itself runs. */

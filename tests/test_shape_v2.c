@@ -680,7 +680,7 @@ static void let_functions_are_checked_names(void **state) {
   free(err);
 }
 
-/* Found by the run stage of test_gen_compile_sample's generator: a fold
+/* Found while writing the fuzzers' run stage (infer_driver.c): a fold
  * or a comprehension whose `if` keeps nothing looped 2^63 times for an
  * attr of INT64_MAX (a hang). A count beyond OPR_SX_MAX_COUNT (2^24) is
  * an error; below it the loops run. */
