@@ -53,6 +53,8 @@ static void shape_rule(og_sx *x, const og_ast_item *it,
                        const og_ast_item **by_output) {
   og_op *op = x->s->op;
   og_shape_rule *rule = &op->shape_rules[op->nshape_rules];
+  /* The slot of a statement that failed is reused: start clean. */
+  memset(rule, 0, sizeof *rule);
   rule->pos = og_sema_pos(x->s, it->loc);
   if (it->kind == OG_ITEM_REQUIRE) {
     rule->is_require = true;

@@ -10,7 +10,12 @@
  * OPGEN_RUNTIME_LINK="libopgenrt.a -lpthread -lm -ldl"
  * build/bin/test_gen_compile_sample. GEN_COMPILE_SEEDS=N (default 40)
  * and GEN_COMPILE_FIRST_SEED=K pick the seeds; GEN_COMPILE_KEEP=1 keeps
- * every seed's directory. */
+ * every seed's directory. Each accepted set also goes through the run
+ * stage (tests/fuzz/infer_driver.c: every shape function on random
+ * partial inputs, compiled with GEN_COMPILE_RUN_FLAGS, by default
+ * "-fsanitize=address,undefined -fno-sanitize-recover=undefined"; an
+ * empty value leaves the stage out), 1 in GEN_COMPILE_RUN_EVERY
+ * (default 2) to keep the test fast. */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
@@ -21,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 
 typedef struct tally {
@@ -91,6 +97,11 @@ static void one_seed(const fz_cc *cc, const char *root, unsigned long seed,
   fz_seed_bytes(seed, bytes, sizeof bytes);
   fz_spec_set set;
   fz_synth(bytes, sizeof bytes, &set);
+  fz_cc run_cc = *cc;
+  run_cc.run_seed = seed;
+  unsigned long every = env_num("GEN_COMPILE_RUN_EVERY", 2);
+  if (every == 0 || t->accepted % every != 0) run_cc.run_flags = NULL;
+  cc = &run_cc;
   char dir[1024], args[8192], err[512], path[1200];
   snprintf(dir, sizeof dir, "%s/seed%lu", root, seed);
   assert_true(write_specs(&set, dir, args, sizeof args));
@@ -129,7 +140,13 @@ static void accepted_specs_compile_and_link(void **state) {
   const char *inc = getenv("OPGEN_RUNTIME_INCLUDE");
   const char *link = getenv("OPGEN_RUNTIME_LINK");
   if (!bin || !cc || !inc || !link) skip();
-  fz_cc cfg = {cc, fz_find_cxx(), inc, link};
+  const char *flags = getenv("GEN_COMPILE_RUN_FLAGS");
+  if (!flags) flags = "-fsanitize=address,undefined "
+                      "-fno-sanitize-recover=undefined";
+  char cwd[2048], driver[4096];
+  if (!getcwd(cwd, sizeof cwd)) skip();
+  snprintf(driver, sizeof driver, "%s/tests/fuzz/infer_driver.c", cwd);
+  fz_cc cfg = {cc, fz_find_cxx(), inc, link, *flags ? flags : NULL, driver, 0};
   char root[] = "/tmp/opgen_gen_compile_XXXXXX";
   assert_non_null(mkdtemp(root));
   unsigned long first = env_num("GEN_COMPILE_FIRST_SEED", 1);

@@ -621,6 +621,18 @@ static void shape_statements_name_their_outputs(void **state) {
                     "17:20: error: 'j' is not an input of op 'X'");
 }
 
+/* Found by fuzz_gen_compile: a `shape out[i]` statement whose body was
+ * an error left its (reused) rule slot marked per-tensor, and the next
+ * `shape` statement popped a bound name it had never pushed; the one
+ * after read the bound names past their end (a crash). Each statement
+ * now starts from a clean slot: the one error, nothing else. */
+static void failed_per_tensor_statement_leaves_no_bound_name(void **state) {
+  (void)state;
+  expect_stmt_error("  shape os[i] = nowhere;\n  shape o = [];\n"
+                    "  require rank(xs[0]) == 1;\n",
+                    "17:17: error: 'nowhere' is not an input of op 'X'");
+}
+
 /* ---- the contract's examples ---- */
 
 static char *read_file(const char *path) {
@@ -683,6 +695,7 @@ int main(void) {
       cmocka_unit_test(attrs_are_read_by_their_type),
       cmocka_unit_test(statements_that_never_hold_are_errors),
       cmocka_unit_test(shape_statements_name_their_outputs),
+      cmocka_unit_test(failed_per_tensor_statement_leaves_no_bound_name),
       cmocka_unit_test(contract_examples_resolve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1430,6 +1430,25 @@ TEST(a_comprehension_count_is_never_negative) {
 }
 RUN(a_comprehension_count_is_never_negative)
 
+/* Found while writing the fuzzers' run stage (infer_driver.c): with
+ * `require sum(1 for k < attr(n)) >= 0;` and n = INT64_MAX the loop
+ * ran 2^63 times (a hang). A count above OPR_SX_MAX_COUNT is an error;
+ * the limit itself runs. */
+TEST(a_comprehension_count_is_bounded) {
+  size_t n;
+  bool known;
+  expect_ok(opr_sx_count(c, num(OPR_SX_MAX_COUNT), "attr(k)", &n, &known));
+  assert_int_equal(n, OPR_SX_MAX_COUNT);
+  expect_status(opr_sx_count(c, num(INT64_MAX), "attr(k)", &n, &known),
+                "Probe: attr(k): the count 9223372036854775807 is beyond the "
+                "limit of 16777216 elements");
+  expect_status(opr_sx_count(c, dimn(OPR_SX_MAX_COUNT + 1), "dim(x, 0)", &n,
+                             &known),
+                "Probe: dim(x, 0): the count 16777217 is beyond the limit of "
+                "16777216 elements");
+}
+RUN(a_comprehension_count_is_bounded)
+
 /* ---- C ? X : Y, C undecided ---- */
 
 TEST(undecided_branches_join_and_drop_a_failing_one) {
@@ -1669,6 +1688,7 @@ int main(void) {
       T(all_and_any_decide_early),
       T(an_unknown_count_makes_number_folds_unknown),
       T(a_comprehension_count_is_never_negative),
+      T(a_comprehension_count_is_bounded),
       T(undecided_branches_join_and_drop_a_failing_one),
       T(typical_inference_allocates_nothing),
       T(the_docs_example_infers_pad),

@@ -745,6 +745,31 @@ static void shape_values_struct_is_a_checked_name(void **state) {
   free(err);
 }
 
+/* Found while writing the fuzzers' run stage (infer_driver.c): a fold
+ * or a comprehension whose `if` keeps nothing looped 2^63 times for an
+ * attr of INT64_MAX (a hang). A count beyond OPR_SX_MAX_COUNT (2^24) is
+ * an error; below it the loops run. */
+static void comprehension_counts_are_bounded(void **state) {
+  (void)state;
+  expect_cases("package v2;\n"
+               "op Huge {\n  attr n: int;\n  input x: float;\n"
+               "  output y: float;\n"
+               "  require sum(1 for k < attr(n)) >= 0;\n"
+               "  shape y = [0 for k < attr(n) if k < 0];\n}\n"
+               "op HugeDims {\n  attr n: int;\n  output y: float;\n"
+               "  shape y = [1 for k < attr(n) if k > attr(n)];\n}\n",
+               "Huge: [2] | n=3\n"
+               "Huge: [2] | n=9223372036854775807\n"
+               "HugeDims: | n=16777216\n"
+               "HugeDims: | n=16777217\n",
+               "[]\n"
+               "error: Huge: attr(n): the count 9223372036854775807 is "
+               "beyond the limit of 16777216 elements\n"
+               "[]\n"
+               "error: HugeDims: attr(n): the count 16777217 is beyond the "
+               "limit of 16777216 elements\n");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(numbers_follow_the_contract),
@@ -759,6 +784,7 @@ int main(void) {
       cmocka_unit_test(let_functions_are_checked_names),
       cmocka_unit_test(lets_are_evaluated_once_and_lazily),
       cmocka_unit_test(shape_values_struct_is_a_checked_name),
+      cmocka_unit_test(comprehension_counts_are_bounded),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -247,8 +247,12 @@ opr_cond opr_sx_fold_end_cond(opr_sx_fold *f) {
 
 /* ---- the N of a comprehension ---- */
 
-OPR_COLD opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
-                                          const char *what) {
-  return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
-                         sx_what(what), n.v);
+OPR_COLD opr_status opr_sx_count_error(opr_infer_ctx *c, opr_num n,
+                                       const char *what) {
+  if (n.v < 0)
+    return opr_infer_error(c, "%s: the count %" PRId64 " is negative",
+                           sx_what(what), n.v);
+  return opr_infer_error(c, "%s: the count %" PRId64 " is beyond the "
+                         "limit of %d elements", sx_what(what), n.v,
+                         OPR_SX_MAX_COUNT);
 }

@@ -66,8 +66,13 @@ static void compile_outputs(const fz_spec_set *set, const og_outputs *out) {
     fwrite(out->items[i].w.buf, 1, out->items[i].w.len, f);
     if (fclose(f) != 0) fail(set, "cannot write a generated file", path, NULL);
   }
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < set->nfiles; i++)
+    for (size_t k = 0; k < set->files[i].len; k++)
+      h = (h ^ (uint8_t)set->files[i].text[k]) * 0x100000001b3u;
   fz_cc cfg = {OPGEN_FZ_CC, fz_find_cxx(), OPGEN_FZ_INCLUDE,
-               OPGEN_FZ_RUNTIME_LINK};
+               OPGEN_FZ_RUNTIME_LINK, OPGEN_FZ_RUN_FLAGS, OPGEN_FZ_DRIVER,
+               (unsigned long)h};
   fz_cc_result res;
   bool ok = fz_cc_check(&cfg, dir, set->shape_fns, set->nshape_fns, &res);
   if (!ok) {

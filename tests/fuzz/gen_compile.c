@@ -72,10 +72,22 @@ static const char *const std_headers[] = {
     "assert", "errno", "limits", "math", "stdio", "stdlib", "string",
 };
 
+/* A main that registers every op (a failure is no bug here: ops of one
+ * name in two packages) and runs infer_driver.c's fz_infer_all. */
+static void put_run_main(FILE *f, const char *dir, const names *hdrs,
+                         unsigned long seed) {
+  fprintf(f, "int fz_infer_all(uint64_t seed);\nint main(void) {\n");
+  put_register_refs(f, dir, hdrs);
+  fprintf(f, "  for (size_t i = 0; fz_register[i]; i++)\n"
+             "    opr_status_free(fz_register[i]());\n"
+             "  return fz_infer_all(%luu);\n}\n", seed);
+}
+
 /* Standard headers, every generated header, then (C only) the stubs and
- * main. */
+ * main (with `run`, the main of the run stage). */
 static bool write_main(const char *dir, const char *name, const names *hdrs,
-                       bool c, char *const *fns, size_t nfns) {
+                       bool c, char *const *fns, size_t nfns,
+                       const unsigned long *run) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");
@@ -92,9 +104,13 @@ static bool write_main(const char *dir, const char *name, const names *hdrs,
     for (size_t i = 0; i < nfns; i++)
       fprintf(f, "opr_status %s(opr_infer_ctx *c) {\n  (void)c;\n"
                  "  return OPR_OK;\n}\n", fns[i]);
-    fprintf(f, "int main(void) {\n");
-    put_register_refs(f, dir, hdrs);
-    fprintf(f, "  return 0;\n}\n");
+    if (run) {
+      put_run_main(f, dir, hdrs, *run);
+    } else {
+      fprintf(f, "int main(void) {\n");
+      put_register_refs(f, dir, hdrs);
+      fprintf(f, "  return 0;\n}\n");
+    }
   }
   return fclose(f) == 0;
 }
@@ -210,21 +226,48 @@ static bool compile_c(const fz_cc *cfg, const char *dir, const char *file,
   return run(dir, cmd, "c", file, res);
 }
 
+/* The sources again with cfg->run_flags, the driver, the run. */
+static void run_stage(const fz_cc *cfg, const char *dir, const names *srcs,
+                      const names *hdrs, char *const *fns, size_t nfns,
+                      fz_cc_result *res) {
+  if (!write_main(dir, "fz_run.c", hdrs, true, fns, nfns, &cfg->run_seed))
+    return;
+  size_t cap = 4096 + 128 * (srcs->count + 2);
+  char *cmd = malloc(cap);
+  if (!cmd) return;
+  int n = snprintf(cmd, cap, "'%s' -std=c11 -g %s -I'%s' -I. -o fz_run "
+                   "fz_run.c '%s'", cfg->cc, cfg->run_flags, cfg->include,
+                   cfg->driver);
+  for (size_t i = 0; i < srcs->count && n > 0 && (size_t)n < cap; i++)
+    n += snprintf(cmd + n, cap - (size_t)n, " '%s'", srcs->items[i]);
+  if (n > 0 && (size_t)n < cap)
+    snprintf(cmd + n, cap - (size_t)n, " %s %s", cfg->link, cfg->run_flags);
+  bool ok = run(dir, cmd, "run", "fz_run.c", res);
+  snprintf(cmd, cap, "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "
+           "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "
+           "timeout 20 ./fz_run");
+  if (ok) run(dir, cmd, "run", "fz_run", res);
+  free(cmd);
+}
+
 bool fz_cc_check(const fz_cc *cfg, const char *dir, char *const *shape_fns,
                  size_t nshape_fns, fz_cc_result *res) {
   memset(res, 0, sizeof *res);
   names srcs, hdrs;
   list_dir(dir, &srcs, &hdrs);
-  bool c_ok = write_main(dir, "fz_main.c", &hdrs, true, shape_fns, nshape_fns);
-  bool cxx_ok = write_main(dir, "fz_cxx.cpp", &hdrs, false, NULL, 0);
+  bool c_ok = write_main(dir, "fz_main.c", &hdrs, true, shape_fns, nshape_fns,
+                         NULL);
+  bool cxx_ok = write_main(dir, "fz_cxx.cpp", &hdrs, false, NULL, 0, NULL);
   for (size_t i = 0; i < srcs.count; i++)
     c_ok &= compile_c(cfg, dir, srcs.items[i], res);
   c_ok &= compile_c(cfg, dir, "fz_main.c", res);
   char cmd[8192];
   if (c_ok) {
     snprintf(cmd, sizeof cmd, "'%s' -o fz_main *.o %s", cfg->cc, cfg->link);
-    run(dir, cmd, "link", "*.o", res);
+    c_ok = run(dir, cmd, "link", "*.o", res);
   }
+  if (c_ok && cfg->run_flags)
+    run_stage(cfg, dir, &srcs, &hdrs, shape_fns, nshape_fns, res);
   if (cfg->cxx && cxx_ok) {
     snprintf(cmd, sizeof cmd,
              "'%s' -std=c++17 -Wall -Wextra -Werror -pedantic -fsyntax-only "

@@ -7,8 +7,12 @@
  * linked with the runtime library (so a symbol defined twice, or one that
  * nothing defines, fails); and, with a C++ compiler, one C++17 file
  * including the same standard headers (<cassert>, ...) and every
- * generated header, `-fsyntax-only` with the same warnings. Shared
- * by fuzz_gen_compile and test_gen_compile_sample. */
+ * generated header, `-fsyntax-only` with the same warnings. With
+ * `run_flags`, a last stage compiles the sources again with those flags
+ * (sanitizers), links them with infer_driver.c and runs it: every op's
+ * shape function on random partial inputs (a crash, a leak, undefined
+ * behaviour or a hang past 20 s fails). Shared by fuzz_gen_compile and
+ * test_gen_compile_sample. */
 #ifndef OPGEN_FUZZ_GEN_COMPILE_H
 #define OPGEN_FUZZ_GEN_COMPILE_H
 
@@ -21,13 +25,17 @@ typedef struct fz_cc {
   const char *cxx;         /* a C++ compiler, or NULL: no C++ stage */
   const char *include;     /* the runtime's public headers */
   const char *link;        /* after the objects: the runtime and flags */
+  const char *run_flags;   /* e.g. "-fsanitize=address,undefined", or NULL:
+                              no run stage */
+  const char *driver;      /* the path of infer_driver.c */
+  unsigned long run_seed;  /* the driver's random inputs */
 } fz_cc;
 
 #define FZ_CC_MAX_FAILS 8
 
 /* One failed compiler run: what it compiled and its first error. */
 typedef struct fz_cc_fail {
-  char stage[8]; /* "c", "c++", "link" */
+  char stage[8]; /* "c", "c++", "link", "run" */
   char file[96];
   char first_error[400];
 } fz_cc_fail;

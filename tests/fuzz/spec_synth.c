@@ -177,7 +177,11 @@ static char *io_type(synth *s, fz_op *op, bool *list) {
                               : role_attr(s, op, FZ_TYPE_ROLE)))
       fz_printf(&b, "%s * %s", n, t);
     break;
-  default: fz_puts(&b, fz_one_in(s->r, 3) ? "resource" : "float"); break;
+  default: {
+    static const char *const plain[] = {"resource", "float", "int32", "int64"};
+    fz_puts(&b, plain[fz_pick(s->r, 4)]);
+    break;
+  }
   }
   if (!b.p) {
     *list = false;
@@ -198,6 +202,8 @@ static void add_io(synth *s, fz_op *op, bool input) {
   if (input) op->nins++;
   else op->nouts++;
   char *ty = io_type(s, op, &io->list);
+  const char *elem = strrchr(ty, ' ') ? strrchr(ty, ' ') + 1 : ty;
+  io->ints = strcmp(elem, "int32") == 0 || strcmp(elem, "int64") == 0;
   fz_buf *b = input ? &op->in_text : &op->out_text;
   put_doc(s, b, 4);
   fz_printf(b, "  %s %s: %s;\n", input ? "input" : "output", io->name, ty);

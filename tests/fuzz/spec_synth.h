@@ -2,7 +2,8 @@
  * arbitrary bytes turned, deterministically, into the text of a set of 1
  * to 3 `.op` files that the language allows (see
  * /work/shared/op-language.md), loaded with every attr type, default,
- * IO form, flag, doc and core shape statement, and with names drawn from
+ * IO form, flag, doc, core shape statement and version-2 statement
+ * (spec_synth_v2.c), and with names drawn from
  * pools of hazards for generated C and C++ (keywords, standard macros and
  * functions, the runtime's names, names that differ only in case, op
  * names that spell another op's helpers, colliding packages and file

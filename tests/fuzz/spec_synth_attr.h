@@ -33,6 +33,7 @@ void fz_attr_type_list(fz_rng *r, fz_buf *ty, fz_buf *def);
 typedef struct fz_io {
   char *name;
   bool list;
+  bool ints; /* of int32 or int64 (each tensor): value() reads it */
 } fz_io;
 
 /* An op being built: its items' names and texts. */

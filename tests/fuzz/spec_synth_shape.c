@@ -1,6 +1,8 @@
-/* spec_synth: an op's shape items, of the core forms. */
+/* spec_synth: an op's shape items: none, a shape_fn, the core forms or
+ * version 2 (spec_synth_v2.c). */
 #include "spec_synth.h"
 #include "spec_synth_attr.h"
+#include "spec_synth_v2.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +75,13 @@ static void put_shape_expr(fz_rng *r, const fz_op *op, fz_buf *b) {
 }
 
 void fz_put_shape(fz_rng *r, const fz_op *op, fz_spec_set *set, fz_buf *b) {
-  uint32_t mode = fz_pick(r, 4);
+  /* 0: none, 1: shape_fn, 2: the core forms, 3 to 5: version 2. */
+  uint32_t mode = fz_pick(r, 6);
   if (mode == 0) return;
+  if (mode >= 3) {
+    fz_put_shape_v2(r, op, b);
+    return;
+  }
   if (mode == 1) {
     const char *name = fz_pool_shape_fn(r);
     add_shape_fn(set, name);

@@ -508,17 +508,23 @@ OPR_SX_INLINE void opr_sx_fold_cond(opr_sx_fold *f, opr_cond x) {
   if (x == decides) f->cond = decides;
   else if (x == OPR_COND_UNDECIDED) f->partial = true;
 }
-/* The N of a comprehension: *count = N when known (negative: an error);
- * *known false when unknown (then opr_sx_fold_unknown, no elements). */
-opr_status opr_sx_negative_count(opr_infer_ctx *c, opr_num n,
-                                 const char *what);
+/* The most elements a comprehension or fold runs: a larger N (an attr
+ * of 2^62, say) is an error rather than a loop of years. Real counts
+ * are ranks, list lengths and the values of a tensor. */
+enum { OPR_SX_MAX_COUNT = 1 << 24 };
+/* The N of a comprehension: *count = N when known (negative, or above
+ * OPR_SX_MAX_COUNT: an error); *known false when unknown (then
+ * opr_sx_fold_unknown, no elements). */
+opr_status opr_sx_count_error(opr_infer_ctx *c, opr_num n,
+                              const char *what);
 OPR_SX_INLINE opr_status opr_sx_count(opr_infer_ctx *c, opr_num n,
                                       const char *what, size_t *count,
                                       bool *known) {
   *count = 0;
   *known = n.known;
   if (!n.known) return OPR_OK;
-  if (n.v < 0) return opr_sx_negative_count(c, n, what);
+  if (n.v < 0 || n.v > OPR_SX_MAX_COUNT)
+    return opr_sx_count_error(c, n, what);
   *count = (size_t)n.v;
   return OPR_OK;
 }
