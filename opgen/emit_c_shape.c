@@ -78,6 +78,13 @@ static void require_statement(sx_gen *g, const og_sexpr *e) {
               NULL);
       return;
     }
+  if (e->kind == OG_SX_IN) {
+    const char *x = sx_expr(g, &e->args[0]);
+    const char *lo = sx_expr(g, &e->args[1]);
+    const char *hi = sx_expr(g, &e->args[2]);
+    sx_call(g, "opr_sx_require_in", x, lo, hi, sx_what(g, e), NULL);
+    return;
+  }
   sx_call(g, "opr_sx_require", sx_expr(g, e), sx_what(g, e), "NULL", NULL);
 }
 

@@ -480,13 +480,16 @@ static void ranges_and_same(void **state) {
   INFER_OK("InRange", "[4];[2]", "[4]");
   INFER_OK("InRange", "?;?", "?");
   INFER_OK("InRange", "[9];?", "[9]");
-  INFER_ERROR("InRange", "[];[2]", "InRange: rank(x) in [1, 3] does not hold");
+  INFER_ERROR("InRange", "[];[2]",
+              "InRange: rank(x) in [1, 3] does not hold (0 is not in [1, 3])");
   INFER_ERROR("InRange", "[1,1,1,1];?",
-              "InRange: rank(x) in [1, 3] does not hold");
+              "InRange: rank(x) in [1, 3] does not hold (4 is not in [1, 3])");
   INFER_ERROR("InRange", "[5];[2]",
-              "InRange: dim(x, 0) in [dim(lo, 0), dim(lo, 0) * 2] does not hold");
+              "InRange: dim(x, 0) in [dim(lo, 0), dim(lo, 0) * 2] does not "
+              "hold (5 is not in [2, 4])");
   INFER_ERROR("InRange", "[1];[2]",
-              "InRange: dim(x, 0) in [dim(lo, 0), dim(lo, 0) * 2] does not hold");
+              "InRange: dim(x, 0) in [dim(lo, 0), dim(lo, 0) * 2] does not "
+              "hold (1 is not in [2, 4])");
   INFER_OK("Same", "[2,?];[?,3];?", "[?,2]");
   INFER_ERROR("Same", "[2];[2];[3]",
               "Same: same(a, b, c) does not hold");

@@ -50,3 +50,13 @@ OPR_COLD opr_status opr_sx_require_compare_failed(opr_infer_ctx *c,
   snprintf(detail, sizeof detail, "%" PRId64 " vs %" PRId64, a.v, b.v);
   return opr_sx_require_failed(c, what, detail);
 }
+
+OPR_COLD opr_status opr_sx_require_in_failed(opr_infer_ctx *c, opr_num x,
+                                             opr_num lo, opr_num hi,
+                                             const char *what) {
+  char detail[96];
+  snprintf(detail, sizeof detail,
+           "%" PRId64 " is not in [%" PRId64 ", %" PRId64 "]", x.v, lo.v,
+           hi.v);
+  return opr_sx_require_failed(c, what, detail);
+}

@@ -249,6 +249,17 @@ OPR_SX_INLINE opr_status opr_sx_require_compare(opr_infer_ctx *c, opr_num a,
   return opr_sx_require_compare_failed(c, a, b, what);
 }
 
+/* `require x in [lo, hi];` with the values in the message:
+ *   X: rank(x) in [1, 3] does not hold (4 is not in [1, 3]) */
+opr_status opr_sx_require_in_failed(opr_infer_ctx *c, opr_num x, opr_num lo,
+                                    opr_num hi, const char *what);
+OPR_SX_INLINE opr_status opr_sx_require_in(opr_infer_ctx *c, opr_num x,
+                                           opr_num lo, opr_num hi,
+                                           const char *what) {
+  if (opr_sx_in(x, lo, hi) != OPR_COND_FALSE) return OPR_OK;
+  return opr_sx_require_in_failed(c, x, lo, hi, what);
+}
+
 /* ---- inputs (arg: the op's input index) ---- */
 
 /* x: the input's shape, merged with the shape of its value when the value
