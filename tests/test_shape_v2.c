@@ -678,72 +678,63 @@ static void generated_code_is_deterministic_and_strict(void **state) {
   assert_int_equal(sh(cmd), 0);
 }
 
-/* A let's function is a global name of the run: a clash is reported at
- * the later name, with a note at the let. */
-static void let_functions_are_checked_names(void **state) {
-  (void)state;
+/* `opgen gen` of `spec` fails with exactly `expected` on stderr. */
+static void expect_gen_error(const char *spec, const char *expected) {
   const char *bin = getenv("OPGEN_BIN");
   if (!bin) skip();
   char dir[700], path[800], cmd[2048];
   snprintf(dir, sizeof dir, "%s/c%d", tmpdir, ++case_no);
   assert_int_equal(mkdir(dir, 0755), 0);
   snprintf(path, sizeof path, "%s/ops.op", dir);
-  write_file(path, "package demo;\n"
-                   "op Foo {\n"
-                   "  input x: float;\n"
-                   "  output y: float;\n"
-                   "  let bar = 1;\n"
-                   "  shape y = [bar];\n"
-                   "}\n"
-                   "op FooLetBar { }\n");
+  write_file(path, spec);
   snprintf(cmd, sizeof cmd, "cd '%s' && '%s' gen -o out ops.op 2>err", dir,
            bin);
   assert_int_equal(sh(cmd), 1);
   snprintf(path, sizeof path, "%s/err", dir);
   char *err = tu_read_file(path, NULL);
   assert_non_null(err);
-  assert_string_equal(
-      err,
+  assert_string_equal(err, expected);
+  free(err);
+}
+
+/* A let's function is a global name of the run: a clash is reported at
+ * the later name, with a note at the let. */
+static void let_functions_are_checked_names(void **state) {
+  (void)state;
+  expect_gen_error(
+      "package demo;\n"
+      "op Foo {\n"
+      "  input x: float;\n"
+      "  output y: float;\n"
+      "  let bar = 1;\n"
+      "  shape y = [bar];\n"
+      "}\n"
+      "op FooLetBar { }\n",
       "ops.op:8:4: error: 'demo_foo_let_bar' (the wrapper of op 'FooLetBar') "
       "collides with 'demo_foo_let_bar' (the function of let 'bar' of op "
       "'Foo'); rename one of them\n"
       "ops.op:5:7: note: 'demo_foo_let_bar' (the function of let 'bar' of op "
       "'Foo') is generated here\n");
-  free(err);
 }
 
 /* The struct of values an op's shape function shares with its lets is
  * a global name of the run too. */
 static void shape_values_struct_is_a_checked_name(void **state) {
   (void)state;
-  const char *bin = getenv("OPGEN_BIN");
-  if (!bin) skip();
-  char dir[700], path[800], cmd[2048];
-  snprintf(dir, sizeof dir, "%s/c%d", tmpdir, ++case_no);
-  assert_int_equal(mkdir(dir, 0755), 0);
-  snprintf(path, sizeof path, "%s/ops.op", dir);
-  write_file(path, "package demo;\n"
-                   "op Foo {\n"
-                   "  input x: float;\n"
-                   "  output y: float;\n"
-                   "  let r = rank(x);\n"
-                   "  shape y = [r];\n"
-                   "}\n"
-                   "op FooShapeValues { }\n");
-  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' gen -o out ops.op 2>err", dir,
-           bin);
-  assert_int_equal(sh(cmd), 1);
-  snprintf(path, sizeof path, "%s/err", dir);
-  char *err = tu_read_file(path, NULL);
-  assert_non_null(err);
-  assert_string_equal(
-      err,
+  expect_gen_error(
+      "package demo;\n"
+      "op Foo {\n"
+      "  input x: float;\n"
+      "  output y: float;\n"
+      "  let r = rank(x);\n"
+      "  shape y = [r];\n"
+      "}\n"
+      "op FooShapeValues { }\n",
       "ops.op:8:4: error: 'demo_foo_shape_values' (the wrapper of op "
       "'FooShapeValues') collides with 'demo_foo_shape_values' (the shape "
       "values struct of op 'Foo'); rename one of them\n"
       "ops.op:2:4: note: 'demo_foo_shape_values' (the shape values struct of "
       "op 'Foo') is generated here\n");
-  free(err);
 }
 
 /* Found while writing the fuzzers' run stage (infer_driver.c): a fold
