@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "opr/opr.h"
+#include "shape_expect.h"
 
 #include <string.h>
 
@@ -23,23 +24,6 @@ static void expect_status(opr_status s, opr_code code, const char *msg) {
   opr_status_free(s);
 }
 
-/* A function, not a block: a SHAPE(...) literal in the argument must live
- * as long as the caller's block, since results may point into it. */
-static void expect_ok_at(opr_status st, const char *file, int line) {
-  if (!st) return;
-  print_error("unexpected: %s\n", opr_status_message(st));
-  opr_status_free(st);
-  _fail(file, line);
-}
-#define expect_ok(status) expect_ok_at((status), __FILE__, __LINE__)
-
-/* Asserts the text of a shape ("[2, ?]", "?"). */
-static void expect_shape(opr_shape s, const char *want) {
-  char buf[256];
-  assert_string_equal(opr_shape_text(s.rank, s.dims, buf, sizeof buf), want);
-}
-
-#define SHAPE(rank, ...) ((opr_shape){rank, (const int64_t[]){__VA_ARGS__}})
 static const opr_shape scalar = {0, NULL};
 #define U OPR_UNKNOWN_DIM
 

@@ -12,6 +12,7 @@
 
 #include "opr/opr.h"
 #include "opr/shape_expr.h"
+#include "shape_expect.h"
 /* The context's layout, to see that typical inference allocates nothing
  * (test-only: a shape function never looks inside). */
 #include "../runtime/src/shape_internal.h"
@@ -20,7 +21,6 @@
 
 #define NO OPR_NO_ATTR
 #define U OPR_UNKNOWN_DIM
-#define SHAPE(rank, ...) ((opr_shape){rank, (const int64_t[]){__VA_ARGS__}})
 static const opr_shape scalar = {0, NULL};
 static const opr_shape unknown = {OPR_UNKNOWN_RANK, NULL};
 
@@ -31,19 +31,6 @@ static void expect_status(opr_status s, const char *msg) {
   assert_string_equal(opr_status_message(s), msg);
   assert_int_equal(opr_status_code(s), OPR_INVALID_ARGUMENT);
   opr_status_free(s);
-}
-
-static void expect_ok_at(opr_status st, const char *file, int line) {
-  if (!st) return;
-  print_error("unexpected: %s\n", opr_status_message(st));
-  opr_status_free(st);
-  _fail(file, line);
-}
-#define expect_ok(status) expect_ok_at((status), __FILE__, __LINE__)
-
-static void expect_shape(opr_shape s, const char *want) {
-  char buf[512];
-  assert_string_equal(opr_shape_text(s.rank, s.dims, buf, sizeof buf), want);
 }
 
 /* A number: known with value v (and direct or not), or unknown. */

@@ -14,6 +14,7 @@
 
 #include "opr/opr.h"
 #include "opr/shape_expr.h"
+#include "shape_expect.h"
 
 #include <string.h>
 
@@ -24,19 +25,6 @@ static void expect_status(opr_status s, const char *msg) {
   assert_non_null(s);
   assert_string_equal(opr_status_message(s), msg);
   opr_status_free(s);
-}
-
-static void expect_ok_at(opr_status st, const char *file, int line) {
-  if (!st) return;
-  print_error("unexpected: %s\n", opr_status_message(st));
-  opr_status_free(st);
-  _fail(file, line);
-}
-#define expect_ok(status) expect_ok_at((status), __FILE__, __LINE__)
-
-static void expect_shape(opr_shape s, const char *want) {
-  char buf[512];
-  assert_string_equal(opr_shape_text(s.rank, s.dims, buf, sizeof buf), want);
 }
 
 static void expect_num(opr_num n, int64_t v) {
