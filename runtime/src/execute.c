@@ -1,5 +1,5 @@
-/* The generic entry: any registered op by name, attrs by name, outputs
- * flattened. The same check and dispatch as the typed wrappers; only
+/* The generic entry: any registered op by name (or by its definition),
+ * attrs by name, outputs flattened. The same check and dispatch as the typed wrappers; only
  * the name lookups are extra. */
 #include "internal.h"
 
@@ -56,21 +56,17 @@ static opr_status layout_outputs(opr_call *call, opr_tensor **outputs,
   return OPR_OK;
 }
 
-static opr_status check_request(opr_context *ctx, const char *name,
-                                const opr_op_def **op, size_t ninputs,
-                                const opr_input *inputs, size_t nattrs,
-                                const opr_named_attr *attrs) {
-  if (!ctx || !name)
-    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute: %s is NULL",
-                     !ctx ? "the context" : "the op name");
-  *op = opr_find_op(name);
-  if (!*op)
-    return opr_error(OPR_NOT_FOUND, "no op named '%s' is registered", name);
-  const char *op_name = (*op)->name;
-  if (ninputs != (*op)->ninputs)
+static opr_status check_request(opr_context *ctx, const opr_op_def *op,
+                                size_t ninputs, const opr_input *inputs,
+                                size_t nattrs, const opr_named_attr *attrs) {
+  if (!ctx)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute: the context is "
+                     "NULL");
+  const char *op_name = op->name;
+  if (ninputs != op->ninputs)
     return opr_error(OPR_INVALID_ARGUMENT, "%s: takes %zu input %s, got %zu",
-                     op_name, (*op)->ninputs,
-                     (*op)->ninputs == 1 ? "argument" : "arguments", ninputs);
+                     op_name, op->ninputs,
+                     op->ninputs == 1 ? "argument" : "arguments", ninputs);
   if ((ninputs && !inputs) || (nattrs && !attrs))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: the %s array is NULL",
                      op_name, !inputs && ninputs ? "input" : "attr");
@@ -83,9 +79,26 @@ opr_status opr_execute(opr_context *ctx, const char *op_name,
                        opr_tensor **outputs, size_t max_outputs,
                        size_t *noutputs) {
   if (noutputs) *noutputs = 0;
-  const opr_op_def *op = NULL;
-  opr_status s = check_request(ctx, op_name, &op, ninputs, inputs, nattrs,
-                               attrs);
+  if (!ctx || !op_name)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute: %s is NULL",
+                     !ctx ? "the context" : "the op name");
+  const opr_op_def *op = opr_find_op(op_name);
+  if (!op)
+    return opr_error(OPR_NOT_FOUND, "no op named '%s' is registered",
+                     op_name);
+  return opr_execute_op(ctx, op, inputs, ninputs, attrs, nattrs, outputs,
+                        max_outputs, noutputs);
+}
+
+opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
+                          const opr_input *inputs, size_t ninputs,
+                          const opr_named_attr *attrs, size_t nattrs,
+                          opr_tensor **outputs, size_t max_outputs,
+                          size_t *noutputs) {
+  if (noutputs) *noutputs = 0;
+  if (!op)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op: the op is NULL");
+  opr_status s = check_request(ctx, op, ninputs, inputs, nattrs, attrs);
   if (s) return s;
   /* Only the entries the op uses are set (below): clearing whole
    * arrays was a large part of a small call's cost. */

@@ -106,12 +106,13 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
  * data; string data is always cleared (its elements own pointers). */
 static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
                                const int64_t *dims, bool host, bool zero,
-                               opr_tensor **out) {
+                               size_t extra, opr_tensor **out) {
   int64_t count = 0;
   size_t nbytes = 0;
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
   if (s) return s;
-  size_t head = header_size(), data = host ? nbytes : 0;
+  /* `extra`: room after a header-only tensor's header (opr_tensor_wrap). */
+  size_t head = header_size(), data = host ? nbytes : extra;
   /* Not calloc: glibc's calloc bypasses the per-thread cache, which makes
    * a small tensor cost twice as much. Two memsets, so that the compiler
    * does not fold them back into a calloc. */
@@ -143,19 +144,19 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
 
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, true, true, out);
+  return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
 }
 
 opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
                                     int rank, const int64_t *dims,
                                     opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, true, false, out);
+  return tensor_alloc(who, dtype, rank, dims, true, false, 0, out);
 }
 
 opr_status opr_tensor_create_shell(const char *who, opr_dtype dtype,
                                    int rank, const int64_t *dims,
                                    opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, false, false, out);
+  return tensor_alloc(who, dtype, rank, dims, false, false, 0, out);
 }
 
 opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
@@ -188,6 +189,63 @@ opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
     return s;
   }
   if (nbytes > 0) memcpy(t->data, data, nbytes);
+  *out = t;
+  return OPR_OK;
+}
+
+/* What follows a wrapped tensor's header: who releases its memory. */
+typedef struct wrap_owner {
+  void (*release)(void *arg);
+  void *arg;
+} wrap_owner;
+
+static void wrap_release(opr_tensor *t) {
+  const wrap_owner *w = (const wrap_owner *)((char *)t + header_size());
+  if (w->release) w->release(w->arg);
+}
+
+/* The alignment of one element's C type. */
+static size_t dtype_align(opr_dtype dt) {
+  switch (dt) {
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) \
+  case OPR_DT_##ID: return _Alignof(CTYPE);
+#include "opr/dtypes.def"
+#undef OPR_DTYPE
+  default: return 1;
+  }
+}
+
+opr_status opr_tensor_wrap(opr_dtype dtype, int rank, const int64_t *dims,
+                           void *data, size_t nbytes,
+                           void (*release)(void *arg), void *arg,
+                           opr_tensor **out) {
+  static const char who[] = "opr_tensor_wrap";
+  if (!out) return opr_error(OPR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  *out = NULL;
+  if (dtype == OPR_DT_STRING)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: string tensors own their "
+                     "elements; make them with opr_tensor_from_strings", who);
+  opr_tensor *t;
+  opr_status s = tensor_alloc(who, dtype, rank, dims, false, false,
+                              sizeof(wrap_owner), &t);
+  if (s) return s;
+  size_t align = dtype_align(dtype);
+  if (nbytes != t->nbytes || (nbytes > 0 && !data) ||
+      (uintptr_t)data % align != 0) {
+    char shape[128];
+    s = opr_error(OPR_INVALID_ARGUMENT, "%s: a tensor of type %s and shape "
+                  "%s takes %zu bytes aligned to %zu; got %zu at %p", who,
+                  opr_dtype_name(dtype),
+                  opr_shape_text(rank, dims, shape, sizeof shape), t->nbytes,
+                  align, nbytes, data);
+    opr_tensor_unref(t);
+    return s;
+  }
+  wrap_owner *w = (wrap_owner *)((char *)t + header_size());
+  w->release = release;
+  w->arg = arg;
+  t->data = data;
+  t->release = wrap_release;
   *out = t;
   return OPR_OK;
 }

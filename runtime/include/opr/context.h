@@ -41,6 +41,16 @@ opr_status opr_execute(opr_context *ctx, const char *op,
                        opr_tensor **outputs, size_t max_outputs,
                        size_t *noutputs);
 
+/* The same for an op given by its definition (a registered table, or one
+ * bound to a registered op: see opr_register_op), without the lookup by
+ * name: for callers that keep the definition, such as the Python
+ * extension's op functions. opr_execute calls it. */
+opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
+                          const opr_input *inputs, size_t ninputs,
+                          const opr_named_attr *attrs, size_t nattrs,
+                          opr_tensor **outputs, size_t max_outputs,
+                          size_t *noutputs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,6 +51,16 @@ opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
 opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
                                 const void *data, size_t nbytes,
                                 opr_tensor **out);
+/* A host tensor over the caller's memory, not copied: `data` holds its
+ * elements (exactly the tensor's `nbytes`, aligned for the dtype; not for
+ * string tensors). When the last reference goes, release(arg) runs (on
+ * whichever thread drops it; release may be NULL). On failure nothing is
+ * released: the memory stays the caller's. For zero-copy inputs (the
+ * Python extension wraps numpy arrays). */
+opr_status opr_tensor_wrap(opr_dtype dtype, int rank, const int64_t *dims,
+                           void *data, size_t nbytes,
+                           void (*release)(void *arg), void *arg,
+                           opr_tensor **out);
 /* A string tensor from `count` C strings, or byte strings when `lens`
  * is given. */
 opr_status opr_tensor_from_strings(int rank, const int64_t *dims,
