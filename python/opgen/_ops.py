@@ -10,6 +10,7 @@ import keyword
 import os
 import stat
 import sys
+import textwrap
 import threading
 import types
 
@@ -82,7 +83,7 @@ def _attr_doc(attr):
         if "string" in kind:
             text += ", one of " + ", ".join(repr(a) for a in allowed)
         else:
-            text += ", of " + ", ".join(allowed)
+            text += ", one of " + ", ".join(allowed)
     text = text[0].upper() + text[1:] + "."
     if "default" in attr:
         text += " Defaults to %s." % _python_value(kind, attr["default"])
@@ -110,6 +111,13 @@ def _arg_doc(arg, attrs):
     return text + "."
 
 
+def _entry(name, doc):
+    """One entry of Args or Returns, wrapped at 79 columns."""
+    return textwrap.fill("%s: %s" % (name, doc), 79, initial_indent="  ",
+                         subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def op_docstring(op_def, params):
     """The docstring of an op: its summary, then Args (each parameter: an
     input's type, an attr's type, minimum, allowed values and default) and
@@ -124,7 +132,7 @@ def op_docstring(op_def, params):
             and pname.endswith("_") else pname
         doc = (_arg_doc(inputs[name], attrs) if kind == "input"
                else _attr_doc(attrs[name]))
-        lines.append("  %s: %s" % (pname, doc))
+        lines.append(_entry(pname, doc))
     if params:
         lines.append("")
     lines.append("Returns:")
@@ -134,7 +142,7 @@ def op_docstring(op_def, params):
     elif len(outputs) > 1:
         lines.append("  A tuple (%s):" % ", ".join(o["name"] for o in outputs))
     for out in outputs:
-        lines.append("  %s: %s" % (out["name"], _arg_doc(out, attrs)))
+        lines.append(_entry(out["name"], _arg_doc(out, attrs)))
     return "\n".join(lines) + "\n"
 
 
