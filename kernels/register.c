@@ -1,6 +1,7 @@
-/* opgen_shipped_register: the shipped ops, then their kernels. Every
- * registration is idempotent (the same op table or kernel again is a
- * no-op), so calling this twice is harmless. */
+/* opgen_shipped_register: the shipped ops, then their kernels and
+ * gradients. Every registration is idempotent (the same op table, kernel
+ * or gradient again is a no-op), so calling this twice is harmless. */
+#include "grad.h"
 #include "kernels.h"
 #include "shipped.h"
 
@@ -17,6 +18,7 @@ opr_status opgen_shipped_register(void) {
       kern_register_add_one,     kern_register_add_n,
       kern_register_pad,         kern_register_string_to_number,
       opgen_cuda_register, /* GPU kernels; OPR_OK without CUDA */
+      kern_register_gradients,
   };
   opr_status s = OPR_OK;
   for (size_t i = 0; !s && i < sizeof steps / sizeof steps[0]; i++)

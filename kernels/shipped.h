@@ -6,7 +6,9 @@
 
 /* Registers every shipped op (demo, guide_attrs, guide_io, guide_shapes),
  * every CPU kernel of kernels/ and, when built with CUDA, every GPU kernel
- * of cuda/. Idempotent; thread-safe. Ops without a kernel (the
+ * of cuda/, and the C gradients of ZeroOut (all four), Example, AddN and
+ * Pad (opr/gradient.h; a gradient registered before for one of these
+ * ops, a user's own, is kept). Idempotent; thread-safe. Ops without a kernel (the
  * signature-only examples, MyGeneralUnaryOp) answer UNIMPLEMENTED. */
 opr_status opgen_shipped_register(void);
 

@@ -216,4 +216,22 @@ opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
 /* opr_invoke after the op's check: outputs, kernel, run. */
 opr_status opr_invoke_checked(opr_context *ctx, opr_call *call);
 
+/* The innermost tape recording on this thread (tape.c), NULL when none:
+ * the dispatch tests it after every successful call, so that a call
+ * without a tape pays one thread-local load and a branch. initial-exec:
+ * one load even where the runtime is part of a shared object (the Python
+ * extension) rather than a __tls_get_addr call; a pointer fits in the
+ * static TLS that glibc keeps for objects loaded later. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_TLS_FAST __attribute__((tls_model("initial-exec")))
+#define OPR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define OPR_TLS_FAST
+#define OPR_UNLIKELY(x) (x)
+#endif
+extern _Thread_local opr_tape *opr_tape_top OPR_TLS_FAST;
+/* Records a successful call (its attrs still resolved) on every tape
+ * recording on this thread. */
+void opr_tape_record_call(const opr_call *call);
+
 #endif

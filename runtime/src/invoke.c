@@ -119,6 +119,7 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
     s = !single ? check_filled(call)
         : single->tensors[0] ? OPR_OK : unset_output(call, 0, 0);
   if (s) release_outputs(call);
+  else if (OPR_UNLIKELY(opr_tape_top != NULL)) opr_tape_record_call(call);
   return s;
 }
 

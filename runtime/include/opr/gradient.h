@@ -41,9 +41,11 @@ typedef struct opr_grad_op {
 /* Computes the gradients of a recorded call's inputs. out_grads[j] is the
  * gradient of flattened output j, never NULL: zeros of the output's shape
  * and dtype where nothing depends on it. in_grads[i] (NULL on entry) is
- * set to a new tensor, owned by the caller afterwards, of input i's shape
- * and dtype, or left NULL where input i is not differentiable (an index,
- * a shape). On failure, set nothing (the caller releases what was set). */
+ * set to a tensor reference owned by the caller afterwards, of input i's
+ * shape and dtype (a new tensor, or a new reference to one of out_grads:
+ * the tape never writes into a gradient), or left NULL where input i is
+ * not differentiable (an index, a shape). On failure, set nothing (the
+ * caller releases what was set). */
 typedef opr_status (*opr_gradient_fn)(const opr_grad_op *op,
                                       const opr_tensor *const *out_grads,
                                       opr_tensor **in_grads, void *user);

@@ -7,6 +7,7 @@
 #include "opr/context.h"
 #include "opr/device.h"
 #include "opr/dtype.h"
+#include "opr/gradient.h"
 #include "opr/kernel.h"
 #include "opr/library.h"
 #include "opr/op.h"
