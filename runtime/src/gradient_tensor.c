@@ -5,8 +5,7 @@
 
 #include <string.h>
 
-/* Whether `dt` is a number type (the NUMBER column of dtypes.def). */
-static bool is_number(opr_dtype dt) {
+bool opr_dtype_is_number(opr_dtype dt) {
   const opr_dtype_set numbers = 0
 #define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) \
   | ((N) ? OPR_DTYPE_BIT(VALUE) : 0)
@@ -25,7 +24,7 @@ static bool same_shape(const opr_tensor *a, const opr_tensor *b) {
 /* INVALID_ARGUMENT unless `t` is a host tensor of a number type. */
 static opr_status check_number(const char *who, const opr_tensor *t) {
   if (!t) return opr_error(OPR_INVALID_ARGUMENT, "%s: a tensor is NULL", who);
-  if (!is_number(t->dtype))
+  if (!opr_dtype_is_number(t->dtype))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: dtype %s is not a number "
                      "type", who, opr_dtype_name(t->dtype));
   if (t->device != OPR_DEVICE_CPU || (t->nbytes && !t->data))
@@ -141,7 +140,7 @@ opr_status opr_tensor_fill_like(const opr_tensor *like, double value,
   if (!out) return opr_error(OPR_INVALID_ARGUMENT, "%s: out is NULL", who);
   *out = NULL;
   if (!like) return opr_error(OPR_INVALID_ARGUMENT, "%s: like is NULL", who);
-  if (!is_number(like->dtype))
+  if (!opr_dtype_is_number(like->dtype))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: dtype %s is not a number "
                      "type", who, opr_dtype_name(like->dtype));
   opr_status s = value == 0

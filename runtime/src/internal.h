@@ -230,6 +230,9 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call);
 #define OPR_UNLIKELY(x) (x)
 #endif
 extern _Thread_local opr_tape *opr_tape_top OPR_TLS_FAST;
+/* Whether `dt` is a number type (the NUMBER column of dtypes.def):
+ * those opr_tensor_add and opr_tensor_fill_like take. */
+bool opr_dtype_is_number(opr_dtype dt);
 /* Records a successful call (its attrs still resolved) on every tape
  * recording on this thread. */
 void opr_tape_record_call(const opr_call *call);

@@ -126,7 +126,11 @@ static opr_status seed_targets(grad_run *g, const opr_tensor *const *targets,
                        describe(given, a, sizeof a), i,
                        describe(targets[i], b, sizeof b));
     }
-    if (!(flags_of(g, targets[i]) & TM_FORWARD)) continue; /* no source */
+    /* No source reaches it, or nothing to seed: a target of no number
+     * type (bool, string) has no gradient unless one is given. */
+    if (!(flags_of(g, targets[i]) & TM_FORWARD) ||
+        (!given && !opr_dtype_is_number(targets[i]->dtype)))
+      continue;
     opr_tensor *seed = given ? opr_tape_hold(given) : NULL;
     opr_status s = given && !seed ? oom()
                    : seed ? OPR_OK
@@ -168,7 +172,8 @@ static opr_status check_in_grads(const tape_record *r,
 }
 
 /* The output gradients of a record: borrowed sums, or zeros (owned,
- * flagged in `zeros`). False in *any when no output has a gradient. */
+ * flagged in `zeros`; of any dtype: false, empty strings). False in *any
+ * when no output has a gradient. */
 static opr_status gather_out_grads(grad_run *g, const tape_record *r,
                                    const opr_tensor **out_grads,
                                    bool *zeros, bool *any) {
@@ -181,7 +186,8 @@ static opr_status gather_out_grads(grad_run *g, const tape_record *r,
   for (size_t o = 0; *any && o < r->noutputs; o++) {
     if (out_grads[o]) continue;
     opr_tensor *z = NULL;
-    opr_status s = opr_tensor_fill_like(r->outputs[o], 0, &z);
+    const opr_tensor *like = r->outputs[o];
+    opr_status s = opr_tensor_new(like->dtype, like->rank, like->dims, &z);
     if (s) return s;
     out_grads[o] = z;
     zeros[o] = true;
