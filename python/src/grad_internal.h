@@ -34,6 +34,9 @@ void opy_grad_leave(void);
  * in progress ends. Steals the reference. */
 void opy_grad_retire(PyObject *fn);
 
+/* A read-only array of t's elements: writing into it would change a
+ * tensor the runtime still uses (or the caller's own array it wraps). */
+PyObject *opy_grad_readonly_array(const opr_tensor *t);
 /* The `op` object a Python gradient function receives. */
 PyObject *opy_grad_op_new(const opr_grad_op *op);
 int opy_grad_op_init(PyObject *module);

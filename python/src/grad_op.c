@@ -69,9 +69,7 @@ static PyTypeObject grad_op_type = {
     .tp_members = grad_op_members,
 };
 
-/* A read-only view of t's elements: writing into it would change the
- * recorded tensor (or the caller's own array it wraps). */
-static PyObject *readonly_array(const opr_tensor *t) {
+PyObject *opy_grad_readonly_array(const opr_tensor *t) {
   PyObject *arr = opy_array_from_tensor((opr_tensor *)t);
   if (!arr) return NULL;
   PyObject *view = PyObject_CallMethod(arr, "view", NULL);
@@ -87,7 +85,7 @@ static PyObject *readonly_array(const opr_tensor *t) {
 static PyObject *array_list(const opr_tensor *const *ts, size_t n) {
   PyObject *list = PyList_New((Py_ssize_t)n);
   for (size_t i = 0; list && i < n; i++) {
-    PyObject *a = readonly_array(ts[i]);
+    PyObject *a = opy_grad_readonly_array(ts[i]);
     if (!a) Py_CLEAR(list);
     else PyList_SET_ITEM(list, (Py_ssize_t)i, a);
   }

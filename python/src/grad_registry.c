@@ -64,7 +64,7 @@ static PyObject *call_args(const opr_grad_op *op,
   }
   PyTuple_SET_ITEM(args, 0, o);
   for (size_t j = 0; j < op->noutputs; j++) {
-    PyObject *g = opy_array_from_tensor((opr_tensor *)out_grads[j]);
+    PyObject *g = opy_grad_readonly_array(out_grads[j]);
     if (!g) {
       Py_DECREF(args);
       return NULL;

@@ -1,5 +1,7 @@
-/* The module opgen._opgen: its init and its functions. */
-#include "opgen_py.h"
+/* The module opgen._opgen: its init. The functions live with their
+ * topics (op_info.c, library.c, infer.c, dtypes.c, context.c). */
+#define OPY_IMPORT_ARRAY
+#include "opy_numpy.h"
 
 #include <dlfcn.h>
 
@@ -23,12 +25,27 @@ static int promote_global(void) {
                  "global: %s", e ? e : "dlopen failed");
     return -1;
   }
-  /* Keeps the count one higher: the extension is never unloaded anyway. */
+  /* The handle stays open: the extension is never unloaded anyway. */
   return 0;
 }
 
-static int module_exec(PyObject *m) {
-  if (promote_global() < 0) return -1;
+/* Until the gradient files (grad_*.c) are part of the build: no tapes. A
+ * strong definition there replaces these. */
+__attribute__((weak)) int opy_grad_init(PyObject *module) {
+  (void)module;
+  return 0;
+}
+__attribute__((weak)) opr_tensor *opy_tape_find(PyObject *obj) {
+  (void)obj;
+  return NULL;
+}
+__attribute__((weak)) int opy_tape_keep(PyObject *obj, opr_tensor *t) {
+  (void)obj;
+  (void)t;
+  return 0;
+}
+
+static int register_shipped(void) {
   opr_status s = opgen_shipped_register();
   if (s) {
     PyErr_Format(PyExc_ImportError, "opgen._opgen: registering the shipped "
@@ -36,7 +53,18 @@ static int module_exec(PyObject *m) {
     opr_status_free(s);
     return -1;
   }
-  (void)m;
+  return opy_op_info_snapshot_shipped();
+}
+
+static int module_exec(PyObject *m) {
+  if (PyArray_ImportNumPyAPI() < 0) return -1;
+  if (promote_global() < 0 || register_shipped() < 0) return -1;
+  if (opy_errors_init(m) < 0 || opy_dtypes_init(m) < 0 ||
+      opy_context_init(m) < 0 || opy_tensor_out_init(m) < 0 ||
+      opy_op_info_init(m) < 0 || opy_op_init(m) < 0 ||
+      opy_library_init(m) < 0 || opy_infer_init(m) < 0 ||
+      opy_grad_init(m) < 0)
+    return -1;
   return 0;
 }
 
@@ -48,7 +76,9 @@ static PyModuleDef_Slot module_slots[] = {
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "opgen._opgen",
-    .m_doc = "The opgen runtime: ops, tensors, errors, shapes.",
+    .m_doc = "The opgen runtime from Python: op functions (Op), tensors as "
+             "numpy arrays, errors (OpError and one subclass per status "
+             "code), contexts, shape inference, op libraries.",
     .m_size = 0,
     .m_slots = module_slots,
 };
