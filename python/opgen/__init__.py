@@ -29,10 +29,7 @@ def _exported(name, value):
 globals().update({k: v for k, v in vars(_opgen).items() if _exported(k, v)})
 
 from ._ops import ops, load_op_library  # noqa: E402
-# TODO(H2b): unconditional once python/opgen/testing.py exists.
-import importlib.util as _util  # noqa: E402
-if _util.find_spec(__name__ + ".testing") is not None:
-    from . import testing  # noqa: E402,F401
+from . import testing  # noqa: E402,F401
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -44,5 +41,7 @@ def get_include():
     installed = _os.path.join(_HERE, "include")
     if _os.path.isdir(installed):
         return installed
-    return _os.path.join(_os.path.dirname(_os.path.dirname(_HERE)),
+    # A build tree's staging package links to python/opgen/*.py.
+    source = _os.path.dirname(_os.path.realpath(__file__))
+    return _os.path.join(_os.path.dirname(_os.path.dirname(source)),
                          "runtime", "include")

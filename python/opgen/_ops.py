@@ -90,8 +90,9 @@ def _attr_doc(attr):
     return text
 
 
-def _arg_doc(arg, attrs):
-    """'A tensor of type T, one of float, double, int32.' and the like."""
+def _arg_doc(arg, attrs, allowed_types=True):
+    """'A tensor of type T, one of float, double, int32.' and the like
+    (the types an attr allows are told once, at the input)."""
     if arg.get("type_list_attr"):
         text = "A list of tensors, their types the list %s" % (
             arg["type_list_attr"])
@@ -100,7 +101,8 @@ def _arg_doc(arg, attrs):
             of_type, allowed = "of type " + arg["type"], None
         else:
             attr = attrs.get(arg.get("type_attr"), {})
-            of_type, allowed = "of type " + arg["type_attr"], attr.get("allowed")
+            of_type = "of type " + arg["type_attr"]
+            allowed = attr.get("allowed") if allowed_types else None
         number = arg.get("number_attr")
         text = ("A list of %s tensors %s" % (number, of_type) if number
                 else "A tensor " + of_type)
@@ -142,7 +144,7 @@ def op_docstring(op_def, params):
     elif len(outputs) > 1:
         lines.append("  A tuple (%s):" % ", ".join(o["name"] for o in outputs))
     for out in outputs:
-        lines.append(_entry(out["name"], _arg_doc(out, attrs)))
+        lines.append(_entry(out["name"], _arg_doc(out, attrs, False)))
     return "\n".join(lines) + "\n"
 
 
@@ -199,9 +201,8 @@ class OpLibrary(types.ModuleType):
 
 
 def _shipped_ops():
-    # TODO(H2b): drop the getattr once the extension has list_ops.
     mod = OpLibrary("opgen.ops", "The ops that ship with opgen.",
-                    getattr(_opgen, "list_ops", list)())
+                    _opgen.shipped_ops())
     sys.modules.setdefault("opgen.ops", mod)
     return mod
 

@@ -140,14 +140,21 @@ Returns:
 """
 
 
-def test_docstring_of_a_string_attr_with_allowed_values():
+def test_docstring_lists_allowed_types_once_in_runtime_order():
+    # realnumbertype and bool, in the order of the runtime's dtype codes;
+    # the output says its type attr only.
     assert opgen.ops.pad.__doc__.splitlines()[2:6] == [
         "Args:",
-        "  input: A tensor of type T, one of float, double, int32, uint8,",
-        "    int16, int8, int64, bfloat16, uint16, half, uint32, uint64, "
-        "bool.",
+        "  input: A tensor of type T, one of float, double, int32, uint8, "
+        "int16, int8,",
+        "    int64, bool, bfloat16, uint16, half, uint32, uint64.",
         "  paddings: A tensor of type Tpaddings, one of int32, int64.",
     ]
+    assert opgen.ops.pad.__doc__.endswith(
+        "Returns:\n  output: A tensor of type T.\n")
+
+
+def test_docstring_of_a_string_attr_with_allowed_values():
     assert ("  mode: A string, one of 'CONSTANT', 'REFLECT', 'SYMMETRIC'. "
             "Defaults to\n    'CONSTANT'.\n") in opgen.ops.pad.__doc__
 
@@ -181,7 +188,7 @@ def test_docstring_of_required_attrs():
     assert "  a: An int >= 2.\n" in opgen.ops.min_int_example.__doc__
     assert "  e: A string, one of 'apple', 'orange'.\n" in \
         opgen.ops.enum_example.__doc__
-    assert ("  a: A list of dtypes (at least 3), one of int32, float.\n"
+    assert ("  a: A list of dtypes (at least 3), one of float, int32.\n"
             in opgen.ops.type_list_example.__doc__)
 
 
@@ -213,3 +220,9 @@ def test_a_function_calls_its_op():
     np.testing.assert_array_equal(opgen.ops.zero_out(x, preserve_index=3),
                                   [[0, 0], [0, 4]])
     np.testing.assert_array_equal(opgen.ops.example(x), x * 2)
+
+
+def test_get_include_is_the_runtimes_headers():
+    include = opgen.get_include()
+    assert os.path.isfile(os.path.join(include, "opr", "opr.h"))
+    assert os.path.isfile(os.path.join(include, "opr", "library.h"))
