@@ -105,6 +105,12 @@ static int convert_attrs(const opy_op *self, call_state *c) {
   return 0;
 }
 
+/* The dtype of a numpy array, else OPR_DT_INVALID. */
+static opr_dtype array_dtype(PyObject *o) {
+  if (!PyArray_Check(o)) return OPR_DT_INVALID;
+  return opy_dtype_of_descr(PyArray_DESCR((PyArrayObject *)o));
+}
+
 /* The dtype an input of type attr `ta` should take when it is no array:
  * the type already read off an earlier input, else the first array among
  * the inputs of that attr, else the attr's default. */
@@ -119,10 +125,12 @@ static opr_dtype hint_of(const opy_op *self, call_state *c, int ta,
     const opy_param *p = &self->params[i];
     if (!p->is_input || c->op->inputs[p->index].type_attr != ta) continue;
     PyObject *o = c->bound[i];
-    if (o && PyArray_Check(o)) {
-      opr_dtype dt = opy_dtype_of_descr(PyArray_DESCR((PyArrayObject *)o));
-      if (dt != OPR_DT_INVALID) return dt;
-    }
+    opr_dtype dt = o ? array_dtype(o) : OPR_DT_INVALID;
+    bool seq = o && (PyList_Check(o) || PyTuple_Check(o));
+    Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(o) : 0;
+    for (Py_ssize_t j = 0; dt == OPR_DT_INVALID && j < n; j++)
+      dt = array_dtype(PySequence_Fast_GET_ITEM(o, j));
+    if (dt != OPR_DT_INVALID) return dt;
   }
   const opr_attr_value *d = c->op->attrs[ta].default_value;
   *preferred = true;
