@@ -221,6 +221,13 @@ class _Call:
         return c
 
 
+def _text(v):
+    """A value for a message: numpy scalars as the Python numbers they
+    hold (7.0, not np.float32(7.0))."""
+    item = getattr(v, "item", None)
+    return repr(item() if item is not None else v)
+
+
 def _describe(a):
     return "%s %s" % (np.asarray(a).dtype, tuple(np.shape(a)))
 
@@ -270,7 +277,7 @@ def _difference(a, b, nan_aware):
     if diff is None:
         return None
     index, x, y = diff
-    return "element %s: %r vs %r" % (index, x, y)
+    return "element %s: %s vs %s" % (index, _text(x), _text(y))
 
 
 def _snapshot(call):
@@ -390,14 +397,23 @@ def _output_fn(op, call, sources, k):
     return f
 
 
-def _check_gradients(op, call, flat, tolerance):
-    """The largest error over the float outputs, or None when the op
-    has no gradient."""
+def _jacobian_failure(k, source, t, n, err, atol, rtol):
+    bad = err > atol + rtol * np.abs(n)
+    if not bad.any():
+        return None
+    at = tuple(int(i) for i in np.argwhere(bad)[0])
+    return _Fail("gradients", "d output %d / d input '%s': Jacobian element "
+                 "%s is %s by the tape, %s numerically (max abs error %g; "
+                 "atol %g, rtol %g)" % (k, source, at, _text(t[at]),
+                                        _text(n[at]), float(err.max()),
+                                        atol, rtol))
+
+
+def _check_gradients(op, call, flat, atol, rtol):
+    """The largest Jacobian error over the float outputs, or None when
+    the op has no gradient."""
     from ._gradient_check import compute_gradient
     sources = _float_sources(op, call)
-    if not sources or _has_gradient(op.name) is False:
-        return None
-    atol, rtol = tolerance
     xs = [np.asarray(call.bound[n] if j is None else call.bound[n][j])
           for n, j in sources]
     worst = 0.0
@@ -415,21 +431,43 @@ def _check_gradients(op, call, flat, tolerance):
             t, n = np.asarray(t, np.float64), np.asarray(n, np.float64)
             err = np.abs(t - n)
             worst = max(worst, float(err.max()) if err.size else 0.0)
-            bad = err > atol + rtol * np.abs(n)
-            if bad.any():
-                at = tuple(int(i) for i in np.argwhere(bad)[0])
-                src = name if j is None else "%s[%d]" % (name, j)
-                raise _Fail("gradients", "d output %d / d input '%s': "
-                            "Jacobian element %s is %r by the tape, %r "
-                            "numerically (max abs error %g; atol %g, rtol "
-                            "%g)" % (k, src, at, t[at], n[at],
-                                     float(err.max()), atol, rtol))
+            source = name if j is None else "%s[%d]" % (name, j)
+            failure = _jacobian_failure(k, source, t, n, err, atol, rtol)
+            if failure:
+                raise failure
     return worst
 
 
-def _check_call(op, call, dtype_name, tolerance, check_gradients):
-    """Every per-call rule on one call; returns the gradient error (or
-    None when not checked)."""
+class _Options:
+    """check_op's settings, as the rules read them."""
+
+    def __init__(self, atol, rtol, check_gradients, gradient_max_elements):
+        self.atol, self.rtol = atol, rtol
+        self.check_gradients = check_gradients
+        self.gradient_max_elements = gradient_max_elements
+
+    def tolerance(self, dtype_name):
+        atol, rtol = _GRAD_TOLERANCE[dtype_name]
+        return (atol if self.atol is None else self.atol,
+                rtol if self.rtol is None else self.rtol)
+
+    def gradient_checked(self, op, call, dtype_name):
+        """Whether the gradients rule applies to this call: a float32 or
+        float64 dtype, an op with a gradient, float inputs of at most
+        gradient_max_elements elements in all (the numeric Jacobian
+        makes two calls per element)."""
+        if not self.check_gradients or dtype_name not in _GRAD_TOLERANCE:
+            return False
+        sources = _float_sources(op, call)
+        size = sum(int(np.size(call.bound[n] if j is None
+                               else call.bound[n][j])) for n, j in sources)
+        return (bool(sources) and size <= self.gradient_max_elements
+                and _has_gradient(op.name) is not False)
+
+
+def _check_call(op, call, dtype_name, options):
+    """Every per-call rule on one call; returns the gradient error (None
+    when not checked)."""
     snap = _snapshot(call)
     try:
         flat = op.flatten_outputs(_run(call, _THREADS[0]))
@@ -439,8 +477,9 @@ def _check_call(op, call, dtype_name, tolerance, check_gradients):
     _check_unmodified(snap, "on %d thread" % _THREADS[0])
     _check_shapes(op, call, flat)
     _check_threads(op, call, flat)
-    if check_gradients and dtype_name in _GRAD_TOLERANCE:
-        return _check_gradients(op, call, flat, tolerance)
+    if options.gradient_checked(op, call, dtype_name):
+        return _check_gradients(op, call, flat,
+                                *options.tolerance(dtype_name))
     return None
 
 
@@ -502,13 +541,24 @@ def _no_kernel(e):
 
 
 def check_op(op, args=(), kwargs=None, *, sample=None, dtypes=None,
-             trials=3, seed=0, atol=None, rtol=None, check_gradients=True):
+             trials=3, seed=0, atol=None, rtol=None, check_gradients=True,
+             gradient_max_elements=512):
     """Checks an op function (opgen.ops.zero_out, lib.my_op) the way
-    torch.library.opcheck checks a PyTorch op. Raises CheckOpError (an
-    AssertionError) naming the op, dtype, trial, rule and values on the
-    first failure; returns a dict of what ran. See docs/python.md,
-    "Testing an op"."""
+    torch.library.opcheck checks a PyTorch op: for every allowed dtype of
+    the type attr that drives its inputs (`dtypes` narrows them) and
+    `trials` calls with arguments from sample(rng, dtype) -> (args,
+    kwargs) (without `sample`: `args` and `kwargs` cast to each dtype,
+    one call), the output shapes are infer_shapes', the inputs stay
+    unchanged, one and four threads agree bit for bit, and registered
+    gradients match numeric ones (float32/float64, within atol + rtol *
+    |numeric|); then a dtype outside the allowed set must be refused
+    with InvalidArgumentError naming the op and the attr.
+
+    Raises CheckOpError (an AssertionError) naming the op, dtype, trial,
+    rule and values on the first failure; returns a dict of what ran.
+    See docs/python.md, "Testing an op"."""
     op = _Op(op)
+    options = _Options(atol, rtol, check_gradients, gradient_max_elements)
     rng = np.random.default_rng(seed)
     report = {"op": op.name, "attr": op.attr, "dtypes": [], "skipped": {},
               "calls": 0, "refused": None, "gradients": {}}
@@ -518,13 +568,12 @@ def check_op(op, args=(), kwargs=None, *, sample=None, dtypes=None,
         if name is not None and dtype is None:
             report["skipped"][name] = "no numpy dtype"
             continue
-        tolerance = (
-            atol if atol is not None else _GRAD_TOLERANCE.get(name, (0, 0))[0],
-            rtol if rtol is not None else _GRAD_TOLERANCE.get(name, (0, 0))[1])
-        ran = _check_dtype(op, name, dtype, args, kwargs, sample, trials, rng,
-                           tolerance, check_gradients, report)
-        if ran is not None:
-            last_call = ran
+        calls = [_Call(op, *sample(rng, dtype)) for _ in range(trials)] \
+            if sample is not None else [_Call(op, args, kwargs)]
+        if dtype is not None:
+            calls = [c.with_dtype(dtype) for c in calls]
+        if _check_dtype(op, name, calls, options, report):
+            last_call = calls[-1]
     if last_call is None:
         raise CheckOpError("check_op %s: no dtype could be checked (%s)"
                            % (op.name, report["skipped"]))
@@ -538,23 +587,15 @@ def check_op(op, args=(), kwargs=None, *, sample=None, dtypes=None,
     return report
 
 
-def _check_dtype(op, name, dtype, args, kwargs, sample, trials, rng,
-                 tolerance, check_gradients, report):
-    """The trials of one dtype; the last call made (None when the dtype
-    was skipped)."""
-    call = None
-    for trial in range(trials if sample is not None else 1):
-        if sample is not None:
-            args, kwargs = sample(rng, dtype)
-        call = _Call(op, args, kwargs)
-        if dtype is not None:
-            call = call.with_dtype(dtype)
+def _check_dtype(op, name, calls, options, report):
+    """The calls of one dtype; False when it was skipped (no kernel)."""
+    for trial, call in enumerate(calls):
         try:
-            err = _check_call(op, call, name, tolerance, check_gradients)
+            err = _check_call(op, call, name, options)
         except _Fail as f:
             if trial == 0 and f.rule == "call" and _no_kernel(f.error):
                 report["skipped"][name] = "no CPU kernel"
-                return None
+                return False
             raise _fail(op, name, trial, f) from None
         report["calls"] += 1
         if err is not None:
@@ -562,4 +603,4 @@ def _check_dtype(op, name, dtype, args, kwargs, sample, trials, rng,
                 name, 0.0))
     if name is not None:
         report["dtypes"].append(name)
-    return call
+    return True

@@ -76,8 +76,8 @@ def test_kernel_with_other_shape_fails_shapes_rule(lib):
     with pytest.raises(CheckOpError) as e:
         check_op(lib.check_wrong_shape, (x,))
     assert message(e) == (
-        "check_op CheckWrongShape (T=float, trial 0): shapes: output 0 has shape "
-        "[4, 2], but infer_shapes gives [3, None]")
+        "check_op CheckWrongShape (T=float, trial 0): shapes: output 0 has "
+        "shape [4, 2], but infer_shapes gives [3, None]")
 
 
 def test_wrong_python_gradient_fails_gradients_rule(lib):
@@ -89,8 +89,8 @@ def test_wrong_python_gradient_fails_gradients_rule(lib):
     with pytest.raises(CheckOpError) as e:
         check_op(lib.check_triple_bad_grad, (x,))
     assert message(e).startswith(
-        "check_op CheckTripleBadGrad (T=float, trial 0): gradients: d output 0 / "
-        "d input 'x': Jacobian element (0, 0) is 2.0 by the tape, ")
+        "check_op CheckTripleBadGrad (T=float, trial 0): gradients: d output "
+        "0 / d input 'x': Jacobian element (0, 0) is 2.0 by the tape, ")
     assert "numerically (max abs error" in message(e)
 
 

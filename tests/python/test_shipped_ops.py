@@ -1,7 +1,12 @@
 """check_op on every shipped op with a CPU kernel: for each allowed dtype
 and random shapes, shapes agree with infer_shapes, inputs stay unchanged,
 one and four threads agree, an unallowed dtype is refused, gradients
-match the numeric ones."""
+match the numeric ones.
+
+Every other trial is large (over 256 KiB of data, where the kernels start
+to shard their work over the context's threads), so that the threads rule
+compares one thread with several; the small ones are where the gradients
+are checked."""
 import numpy as np
 import pytest
 
@@ -9,9 +14,34 @@ import opgen
 from opgen.testing import check_op
 
 
-def random_shape(rng, min_rank=0, max_rank=3, max_dim=4, min_dim=1):
+TRIALS = 4
+
+# Dims of a large shape of each rank: over 300,000 elements.
+LARGE_DIMS = {1: (300000, 330000), 2: (500, 600), 3: (70, 80)}
+
+
+def random_shape(rng, large=False, min_rank=0, max_rank=3, min_dim=1):
+    """A random shape: small (dims up to 4), or large."""
+    if large:
+        rank = int(rng.integers(max(min_rank, 1), max_rank + 1))
+        low, high = LARGE_DIMS[rank]
+        return tuple(int(d) for d in rng.integers(low, high, rank))
     rank = int(rng.integers(min_rank, max_rank + 1))
-    return tuple(int(d) for d in rng.integers(min_dim, max_dim + 1, rank))
+    return tuple(int(d) for d in rng.integers(min_dim, 5, rank))
+
+
+def alternating(sample):
+    """sample(rng, dtype, large) called with large every other time."""
+    count = [0]
+
+    def alternate(rng, dtype):
+        count[0] += 1
+        return sample(rng, dtype, count[0] % 2 == 0)
+    return alternate
+
+
+def check(fn, sample):
+    return check_op(fn, sample=alternating(sample), trials=TRIALS)
 
 
 def random_values(rng, shape, dtype):
@@ -29,67 +59,75 @@ def random_values(rng, shape, dtype):
     return rng.integers(low, 21, shape).astype(dtype)
 
 
-def zero_out_sample(rng, dtype, preserve=True):
-    x = random_values(rng, random_shape(rng), dtype or np.int32)
+def zero_out_sample(rng, dtype, large, preserve=True):
+    x = random_values(rng, random_shape(rng, large), dtype or np.int32)
     if not preserve:
         return (x,), {}
     return (x,), {"preserve_index": int(rng.integers(0, x.size))}
 
 
 def test_zero_out():
-    report = check_op(opgen.ops.zero_out, sample=zero_out_sample)
+    report = check(opgen.ops.zero_out, zero_out_sample)
     assert report["dtypes"] == ["float", "double", "int32"]
     assert report["refused"] == "int64"
-    assert report["calls"] == 9
+    assert report["calls"] == 3 * TRIALS
+    assert sorted(report["gradients"]) == ["double", "float"]
 
 
 def test_zero_out_int32():
-    report = check_op(opgen.ops.zero_out_int32,
-                      sample=lambda rng, dt: zero_out_sample(rng, dt, False))
-    assert report["attr"] is None and report["calls"] == 3
+    report = check(opgen.ops.zero_out_int32,
+                   lambda rng, dt, large: zero_out_sample(rng, dt, large,
+                                                          False))
+    assert report["attr"] is None and report["calls"] == TRIALS
 
 
 @pytest.mark.parametrize("fn", ["zero_out_float_int32",
                                 "zero_out_real_number"])
 def test_zero_out_variants(fn):
-    report = check_op(getattr(opgen.ops, fn),
-                      sample=lambda rng, dt: zero_out_sample(rng, dt, False))
+    report = check(getattr(opgen.ops, fn),
+                   lambda rng, dt, large: zero_out_sample(rng, dt, large,
+                                                          False))
     assert "float" in report["dtypes"] and "int32" in report["dtypes"]
     assert report["refused"] is not None
 
 
-def unary_sample(rng, dtype):
-    return (random_values(rng, random_shape(rng), dtype or np.int32),), {}
+def unary_sample(rng, dtype, large):
+    shape = random_shape(rng, large)
+    return (random_values(rng, shape, dtype or np.int32),), {}
 
 
 def test_example():
-    report = check_op(opgen.ops.example, sample=unary_sample)
-    for name in ("float", "double", "int32", "complex64", "uint8"):
+    report = check(opgen.ops.example, unary_sample)
+    for name in ("float", "double", "half", "int32", "int64", "uint8",
+                 "complex64", "complex128"):
         assert name in report["dtypes"]
-    assert report["refused"] in ("bool", None)
+    assert report["refused"] == "bool"
+    assert sorted(report["gradients"]) == ["double", "float"]
 
 
 def test_add_one():
-    report = check_op(opgen.ops.add_one, sample=unary_sample)
-    assert report["attr"] is None and report["calls"] == 3
+    report = check(opgen.ops.add_one, unary_sample)
+    assert report["attr"] is None and report["calls"] == TRIALS
 
 
-def add_n_sample(rng, dtype):
-    shape = random_shape(rng)
+def add_n_sample(rng, dtype, large):
+    shape = random_shape(rng, large)
     n = int(rng.integers(1, 4))
     return ([random_values(rng, shape, dtype) for _ in range(n)],), {}
 
 
 def test_add_n():
-    report = check_op(opgen.ops.add_n, sample=add_n_sample)
+    report = check(opgen.ops.add_n, add_n_sample)
     assert "float" in report["dtypes"] and "int64" in report["dtypes"]
+    assert report["refused"] == "bool"
+    assert sorted(report["gradients"]) == ["double", "float"]
 
 
 def pad_sample(mode, tpaddings):
     """Random inputs of a Pad call in `mode`: REFLECT pads at most
     dim - 1 on a side, SYMMETRIC at most dim."""
-    def sample(rng, dtype):
-        shape = random_shape(rng, min_rank=1, min_dim=2)
+    def sample(rng, dtype, large):
+        shape = random_shape(rng, large, min_rank=1, min_dim=2)
         x = random_values(rng, shape, dtype)
         most = {"CONSTANT": 3, "REFLECT": 1, "SYMMETRIC": 2}[mode]
         paddings = rng.integers(0, most + 1, (len(shape), 2))
@@ -100,13 +138,16 @@ def pad_sample(mode, tpaddings):
 @pytest.mark.parametrize("tpaddings", [np.int32, np.int64])
 @pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
 def test_pad(mode, tpaddings):
-    report = check_op(opgen.ops.pad, sample=pad_sample(mode, tpaddings))
+    report = check(opgen.ops.pad, pad_sample(mode, tpaddings))
     assert report["attr"] == "T"
-    for name in ("float", "double", "int32", "bool"):
+    for name in ("float", "double", "int32", "bool", "half"):
         assert name in report["dtypes"]
+    assert report["refused"] == "complex64"
+    assert sorted(report["gradients"]) == ["double", "float"]
 
 
 def string_to_number_sample(rng, dtype):
+    """Small shapes only: the kernel runs on one thread."""
     shape = random_shape(rng)
     ints = rng.integers(-1000, 1000, shape)
     strings = np.array([str(int(i)).encode() for i in ints.reshape(-1)],
