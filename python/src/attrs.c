@@ -83,8 +83,6 @@ static int attr_fail(const attr_ctx *c, const char *fmt, ...) {
   return -1;
 }
 
-static const char *type_name(PyObject *o) { return Py_TYPE(o)->tp_name; }
-
 static int conv_string(const attr_ctx *c, PyObject *o, opy_arena *a,
                        opr_str *out) {
   const char *p;
@@ -98,7 +96,7 @@ static int conv_string(const attr_ctx *c, PyObject *o, opy_arena *a,
     p = PyBytes_AS_STRING(o);
     n = PyBytes_GET_SIZE(o);
   } else {
-    return attr_fail(c, "expected a str or bytes, got %.100s", type_name(o));
+    return attr_fail(c, "expected a str or bytes, got %.100s", opy_type_name(o));
   }
   char *copy = opy_arena_alloc(a, (size_t)n + 1);
   if (!copy) return -1;
@@ -111,11 +109,11 @@ static int conv_string(const attr_ctx *c, PyObject *o, opy_arena *a,
 
 static int conv_int(const attr_ctx *c, PyObject *o, int64_t *out) {
   if (PyBool_Check(o) || PyFloat_Check(o) || !PyIndex_Check(o))
-    return attr_fail(c, "expected an int, got %.100s", type_name(o));
+    return attr_fail(c, "expected an int, got %.100s", opy_type_name(o));
   PyObject *i = PyNumber_Index(o);
   if (!i) {
     PyErr_Clear();
-    return attr_fail(c, "expected an int, got %.100s", type_name(o));
+    return attr_fail(c, "expected an int, got %.100s", opy_type_name(o));
   }
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
@@ -129,11 +127,11 @@ static int conv_int(const attr_ctx *c, PyObject *o, int64_t *out) {
 static int conv_float(const attr_ctx *c, PyObject *o, float *out) {
   if (PyBool_Check(o) ||
       !(PyFloat_Check(o) || PyLong_Check(o) || PyArray_IsScalar(o, Number)))
-    return attr_fail(c, "expected a float, got %.100s", type_name(o));
+    return attr_fail(c, "expected a float, got %.100s", opy_type_name(o));
   double d = PyFloat_AsDouble(o);
   if (d == -1.0 && PyErr_Occurred()) {
     PyErr_Clear();
-    return attr_fail(c, "expected a float, got %.100s", type_name(o));
+    return attr_fail(c, "expected a float, got %.100s", opy_type_name(o));
   }
   *out = (float)d;
   return 0;
@@ -142,7 +140,7 @@ static int conv_float(const attr_ctx *c, PyObject *o, float *out) {
 static int conv_bool(const attr_ctx *c, PyObject *o, bool *out) {
   if (PyBool_Check(o)) *out = o == Py_True;
   else if (PyArray_IsScalar(o, Bool)) *out = PyObject_IsTrue(o) == 1;
-  else return attr_fail(c, "expected a bool, got %.100s", type_name(o));
+  else return attr_fail(c, "expected a bool, got %.100s", opy_type_name(o));
   return 0;
 }
 
@@ -165,7 +163,7 @@ static int conv_shape(const attr_ctx *c, PyObject *o, opy_arena *a,
   }
   if (!PyList_Check(o) && !PyTuple_Check(o))
     return attr_fail(c, "expected a shape (a list of ints or None, or "
-                     "None), got %.100s", type_name(o));
+                     "None), got %.100s", opy_type_name(o));
   PyObject *seq = PySequence_Tuple(o); /* a snapshot */
   if (!seq) return -1;
   Py_ssize_t n = PyTuple_GET_SIZE(seq);
@@ -205,7 +203,7 @@ static int conv_func(const attr_ctx *c, PyObject *o, opy_arena *a,
   opr_str s;
   if (!PyUnicode_Check(o))
     return attr_fail(c, "expected a function name (str), got %.100s",
-                     type_name(o));
+                     opy_type_name(o));
   if (conv_string(c, o, a, &s) < 0) return -1;
   *out = s.ptr;
   return 0;
@@ -246,7 +244,7 @@ static int conv_list(const attr_ctx *c, PyObject *o, opy_arena *a,
   opr_attr_kind kind = c->def->type.kind;
   if (!PyList_Check(o) && !PyTuple_Check(o))
     return attr_fail(c, "expected a list (%s), got %.100s",
-                     opr_attr_type_name(c->def->type), type_name(o));
+                     opr_attr_type_name(c->def->type), opy_type_name(o));
   /* A snapshot: converting an item cannot change the list under us. */
   PyObject *seq = PySequence_Tuple(o);
   if (!seq) return -1;

@@ -34,7 +34,7 @@ static int parse_shape(const opr_op_def *op, const opr_arg_def *a,
   if (!PyList_Check(o) && !PyTuple_Check(o))
     return opy_invalid("%s: input '%s': a shape is a list of dims or "
                        "None, not %.100s", op->name, a->name,
-                       Py_TYPE(o)->tp_name) ? -1 : -1;
+                       opy_type_name(o)) ? -1 : -1;
   PyObject *seq = PySequence_Tuple(o);
   if (!seq) return -1;
   Py_ssize_t n = PyTuple_GET_SIZE(seq);
@@ -82,7 +82,7 @@ static int parse_input(const opr_op_def *op, const opr_arg_def *a,
   if (!PyList_Check(o) && !PyTuple_Check(o))
     return opy_invalid("%s: input '%s': a list input takes a list of "
                        "shapes, not %.100s", op->name, a->name,
-                       Py_TYPE(o)->tp_name) ? -1 : -1;
+                       opy_type_name(o)) ? -1 : -1;
   PyObject *seq = PySequence_Tuple(o);
   if (!seq) return -1;
   Py_ssize_t n = PyTuple_GET_SIZE(seq);
@@ -105,7 +105,7 @@ static int parse_values(const opr_op_def *op, PyObject *values,
   if (!PyDict_Check(values))
     return opy_invalid("%s: values must be a dict of input name to "
                        "array, not %.100s", op->name,
-                       Py_TYPE(values)->tp_name) ? -1 : -1;
+                       opy_type_name(values)) ? -1 : -1;
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(values, &pos, &key, &val)) {
@@ -161,7 +161,7 @@ static int parse_attrs(const opr_op_def *op, PyObject *attrs,
   if (attrs == Py_None) return 0;
   if (!PyDict_Check(attrs))
     return opy_invalid("%s: attrs must be a dict of attr name to value, "
-                       "not %.100s", op->name, Py_TYPE(attrs)->tp_name)
+                       "not %.100s", op->name, opy_type_name(attrs))
                ? -1 : -1;
   Py_ssize_t size = PyDict_GET_SIZE(attrs), pos = 0;
   opr_named_attr *named = opy_arena_alloc(arena, (size_t)size * sizeof *named);
@@ -216,7 +216,7 @@ static PyObject *infer(const opr_op_def *op, PyObject *shapes,
   if (!PyList_Check(shapes) && !PyTuple_Check(shapes))
     return opy_invalid("%s: shapes must be a list, one entry per input "
                        "argument, not %.100s", op->name,
-                       Py_TYPE(shapes)->tp_name);
+                       opy_type_name(shapes));
   PyObject *seq = PySequence_Tuple(shapes);
   if (!seq) return NULL;
   Py_ssize_t n = PyTuple_GET_SIZE(seq);

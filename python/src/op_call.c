@@ -181,7 +181,7 @@ static int convert_list(const opy_op *self, call_state *c,
                         const opr_arg_def *a, PyObject *o) {
   if (!PyList_Check(o) && !PyTuple_Check(o)) {
     opy_invalid("%s: input '%s': expected a list of tensors, got %.100s",
-                c->op->name, a->name, Py_TYPE(o)->tp_name);
+                c->op->name, a->name, opy_type_name(o));
     return -1;
   }
   PyObject *seq = PySequence_Tuple(o); /* a snapshot */

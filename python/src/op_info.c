@@ -160,7 +160,7 @@ static PyObject *py_op_def(PyObject *m, PyObject *name) {
   (void)m;
   if (!PyUnicode_Check(name))
     return PyErr_Format(PyExc_TypeError, "op_def: the op name must be a "
-                        "str, not %.100s", Py_TYPE(name)->tp_name);
+                        "str, not %.100s", opy_type_name(name));
   const char *s = PyUnicode_AsUTF8(name);
   if (!s) return NULL;
   const opr_op_def *op = opr_find_op(s);

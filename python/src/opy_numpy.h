@@ -6,11 +6,21 @@
 
 #include "opgen_py.h"
 
+#include <string.h>
+
 #define PY_ARRAY_UNIQUE_SYMBOL opgen_py_ARRAY_API
 #ifndef OPY_IMPORT_ARRAY
 #define NO_IMPORT_ARRAY
 #endif
 #include <numpy/arrayobject.h>
+
+/* The short name of o's type, as Python's messages give it ("ndarray",
+ * not "numpy.ndarray"). */
+static inline const char *opy_type_name(PyObject *o) {
+  const char *n = Py_TYPE(o)->tp_name;
+  const char *dot = strrchr(n, '.');
+  return dot ? dot + 1 : n;
+}
 
 /* ---- dtypes.c ---- */
 /* The runtime dtype of a numpy dtype; OPR_DT_INVALID for one without

@@ -99,7 +99,7 @@ static opr_tensor *strings_from_array(PyArrayObject *a,
       p = PyUnicode_AsUTF8AndSize(item, &len);
     } else {
       conv_error(who, "cannot convert %.100s to a tensor%s",
-                 Py_TYPE(item)->tp_name,
+                 opy_type_name(item),
                  n > 1 || rank > 0 ? " (of strings)" : "");
     }
     if (p) s = opr_tensor_set_string(t, i, p, (size_t)len);
@@ -224,14 +224,14 @@ static opr_tensor *cast_and_wrap(PyArrayObject *a, opr_dtype dt,
 /* The type name of the first element of an object array that is no
  * number, bytes or str (`obj`'s own for a 0-d array). */
 static const char *first_odd_type(PyArrayObject *a, PyObject *obj) {
-  if (PyArray_NDIM(a) == 0) return Py_TYPE(obj)->tp_name;
+  if (PyArray_NDIM(a) == 0) return opy_type_name(obj);
   PyObject **items = PyArray_DATA(a); /* fresh: C-contiguous */
   for (npy_intp i = 0; i < PyArray_SIZE(a); i++) {
     PyObject *x = items[i];
     if (!x || !(PyLong_Check(x) || PyFloat_Check(x) || PyComplex_Check(x)))
-      return x ? Py_TYPE(x)->tp_name : "NULL";
+      return x ? opy_type_name(x) : "NULL";
   }
-  return Py_TYPE(obj)->tp_name;
+  return opy_type_name(obj);
 }
 
 /* A tensor of a nested list or scalar, inferred by numpy, then typed. */
@@ -272,7 +272,7 @@ static opr_tensor *from_python(PyObject *obj, opr_dtype hint,
     opr_dtype dt = default_dtype(a);
     if (dt == OPR_DT_INVALID)
       conv_error(who, "cannot convert %.100s to a tensor",
-                 Py_TYPE(obj)->tp_name);
+                 opy_type_name(obj));
     else
       t = cast_and_wrap(a, dt, who);
   } else if (!kind_fits(kind, hint)) {
@@ -371,7 +371,7 @@ opr_tensor *opy_tensor_convert(PyObject *obj, opr_dtype hint,
     if (!a) conv_error_from_pending(who, "cannot convert it to a tensor");
     else if (PyArray_TYPE((PyArrayObject *)a) == NPY_OBJECT)
       conv_error(who, "cannot convert %.100s to a tensor",
-                 Py_TYPE(obj)->tp_name);
+                 opy_type_name(obj));
     else t = from_array((PyArrayObject *)a, who);
     Py_XDECREF(a);
   }

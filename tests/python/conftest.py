@@ -29,3 +29,15 @@ def oplibs_dir():
 @pytest.fixture
 def build_dir():
     return _env_path("OPGEN_BUILD_DIR")
+
+
+@pytest.fixture(scope="session")
+def call_lib():
+    """tests/python/calllib's ops, loaded: {op name: opgen._opgen.Op}."""
+    path = os.environ.get("OPGEN_TEST_CALL_LIB", "")
+    if not path or not os.path.exists(path):
+        pytest.skip("OPGEN_TEST_CALL_LIB is not set to an existing path (run "
+                    "through CTest's test_python)")
+    from opgen import _opgen
+    _, _, names = _opgen.load_library(path)
+    return {name: _opgen.Op(name) for name in names}
