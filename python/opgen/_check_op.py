@@ -424,9 +424,13 @@ def _check_gradients(op, call, flat, atol, rtol):
             theoretical, numerical = compute_gradient(
                 _output_fn(op, call, sources, k), xs)
         except _opgen.NotFoundError as e:
-            if "no gradient" in str(e):
+            if "no gradient" in str(e) and not _has_gradient(op.name):
                 return None
-            raise
+            raise _Fail("gradients", "the gradient of output %d fails: "
+                        "%s: %s" % (k, type(e).__name__, e), e)
+        except Exception as e:  # a gradient function's own failure
+            raise _Fail("gradients", "the gradient of output %d fails: "
+                        "%s: %s" % (k, type(e).__name__, e), e)
         for (name, j), t, n in zip(sources, theoretical, numerical):
             t, n = np.asarray(t, np.float64), np.asarray(n, np.float64)
             err = np.abs(t - n)
@@ -506,12 +510,12 @@ def _check_refusal(op, call, name):
         if op.name not in msg or not names_attr:
             raise _Fail("refusal", "dtype %s is refused, but the message "
                         "does not name op %s and attr %s: %r"
-                        % (name, op.name, op.attr, msg))
+                        % (name, op.name, op.attr, msg), e)
         return
     except Exception as e:  # the wrong kind of refusal is the failure
         raise _Fail("refusal", "dtype %s (not allowed for attr %s) "
                     "raises %s, not InvalidArgumentError: %s"
-                    % (name, op.attr, type(e).__name__, e))
+                    % (name, op.attr, type(e).__name__, e), e)
     raise _Fail("refusal", "dtype %s is not allowed for attr %s, but the "
                 "call succeeds" % (name, op.attr))
 
@@ -582,7 +586,7 @@ def check_op(op, args=(), kwargs=None, *, sample=None, dtypes=None,
         try:
             _check_refusal(op, last_call, refusal)
         except _Fail as f:
-            raise _fail(op, refusal, None, f) from None
+            raise _fail(op, refusal, None, f) from f.error
         report["refused"] = refusal
     return report
 
@@ -596,7 +600,7 @@ def _check_dtype(op, name, calls, options, report):
             if trial == 0 and f.rule == "call" and _no_kernel(f.error):
                 report["skipped"][name] = "no CPU kernel"
                 return False
-            raise _fail(op, name, trial, f) from None
+            raise _fail(op, name, trial, f) from f.error
         report["calls"] += 1
         if err is not None:
             report["gradients"][name] = max(err, report["gradients"].get(

@@ -94,6 +94,34 @@ def test_wrong_python_gradient_fails_gradients_rule(lib):
     assert "numerically (max abs error" in message(e)
 
 
+def test_failing_python_gradient_fails_gradients_rule(lib):
+    @opgen.register_gradient("CheckTripleBadGrad", override=True)
+    def _broken_grad(op, grad):
+        raise ValueError("broken gradient")
+
+    x = np.array([1.0, 2.0], np.float64)
+    with pytest.raises(CheckOpError) as e:
+        check_op(lib.check_triple_bad_grad, (x,), dtypes=["double"])
+    assert message(e).startswith(
+        "check_op CheckTripleBadGrad (T=double, trial 0): gradients: the "
+        "gradient of output 0 fails: ")
+    assert "broken gradient" in message(e)
+
+
+def test_gradients_rule_can_be_turned_off(lib):
+    @opgen.register_gradient("CheckTripleBadGrad", override=True)
+    def _bad_grad(op, grad):
+        return [grad * 2]
+
+    x = np.array([1.0, 2.0], np.float32)
+    report = check_op(lib.check_triple_bad_grad, (x,),
+                      check_gradients=False)
+    assert report["dtypes"] == ["float", "double"]
+    assert report["gradients"] == {}
+    report = check_op(lib.check_triple_bad_grad, (np.ones(600, np.float32),))
+    assert report["gradients"] == {}  # over gradient_max_elements
+
+
 class Narrowed:
     """An op function whose op_def claims attr T allows only `allowed`;
     `refuse` (optional) replaces the op's refusal of a dtype."""
@@ -160,6 +188,16 @@ def test_dtypes_outside_the_allowed_set_is_an_error(lib):
     with pytest.raises(ValueError, match="CheckTriple: attr T does not "
                        "allow int64"):
         check_op(lib.check_triple, sample=sample_2d, dtypes=[np.int64])
+
+
+def test_op_without_kernels_fails():
+    # The guide's MatrixExample is a signature with a shape statement and
+    # no kernel: every dtype is skipped, and that is a failure.
+    with pytest.raises(CheckOpError) as e:
+        check_op(opgen.ops.matrix_example, (np.ones((2, 3)),))
+    assert message(e) == (
+        "check_op MatrixExample: no dtype could be checked ({'float': 'no "
+        "CPU kernel', 'double': 'no CPU kernel', 'int32': 'no CPU kernel'})")
 
 
 def test_same_seed_same_trials(lib):
