@@ -79,7 +79,7 @@ class _Fail(Exception):
         Exception.__init__(self, rule, detail)
         self.rule = rule
         self.detail = detail
-        self.error = error  # the op's exception, for rule "call"
+        self.error = error  # the exception behind it, if any
 
 
 class _Signature:
@@ -139,12 +139,14 @@ class _Op:
         return None, False
 
     def allowed(self):
-        """The runtime names of the attr's allowed dtypes (every dtype
-        numpy has when the attr allows any)."""
+        """The runtime names of the attr's allowed dtypes (when the attr
+        allows any: every number type numpy has, and bool)."""
         if self.attr is None:
             return [None]
         allowed = self.attrs[self.attr].get("allowed")
-        return list(allowed) if allowed else list(_NUMPY) + ["bfloat16"]
+        if allowed:
+            return list(allowed)
+        return [n for n in _NUMPY if n != "string"] + ["bfloat16"]
 
     def driven_inputs(self):
         """Names of the inputs whose dtype is the checked attr."""
@@ -232,16 +234,6 @@ def _describe(a):
     return "%s %s" % (np.asarray(a).dtype, tuple(np.shape(a)))
 
 
-def _first_difference(a, b, same_element):
-    """The first index where a and b differ, with both values."""
-    flat_a, flat_b = np.asarray(a).reshape(-1), np.asarray(b).reshape(-1)
-    for i in range(flat_a.size):
-        if not same_element(flat_a, flat_b, i):
-            index = np.unravel_index(i, np.shape(a)) if np.ndim(a) else ()
-            return tuple(int(j) for j in index), flat_a[i], flat_b[i]
-    return None
-
-
 def _bits(a):
     """The elements' bytes, one row per element."""
     a = np.ascontiguousarray(a).reshape(-1)
@@ -250,9 +242,20 @@ def _bits(a):
 
 def _is_nan(a):
     try:
-        return np.isnan(a)
-    except TypeError:
-        return np.zeros(np.shape(a), bool)
+        return np.isnan(a).reshape(-1)
+    except TypeError:  # no NaN in this dtype
+        return np.zeros(a.size, bool)
+
+
+def _same_elements(a, b, nan_aware):
+    """Per element (flat): whether a and b hold the same thing."""
+    if a.dtype == object:
+        return np.array([x == y for x, y in zip(a.reshape(-1),
+                                                b.reshape(-1))], bool)
+    same = (_bits(a) == _bits(b)).all(axis=1)
+    if nan_aware:
+        same |= _is_nan(a) & _is_nan(b)
+    return same
 
 
 def _difference(a, b, nan_aware):
@@ -261,23 +264,15 @@ def _difference(a, b, nan_aware):
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype != b.dtype or a.shape != b.shape:
         return "%s vs %s" % (_describe(a), _describe(b))
-    if a.dtype == object:
-        diff = _first_difference(a, b, lambda x, y, i: x[i] == y[i])
-    elif a.tobytes() == b.tobytes():
+    if a.dtype != object and a.tobytes() == b.tobytes():
         return None
-    else:
-        bits_a, bits_b = _bits(a), _bits(b)
-        nan_a, nan_b = _is_nan(a).reshape(-1), _is_nan(b).reshape(-1)
-
-        def same(x, y, i):
-            if nan_aware and nan_a[i] and nan_b[i]:
-                return True
-            return bool((bits_a[i] == bits_b[i]).all())
-        diff = _first_difference(a, b, same)
-    if diff is None:
+    same = _same_elements(a, b, nan_aware)
+    if same.all():
         return None
-    index, x, y = diff
-    return "element %s: %s vs %s" % (index, _text(x), _text(y))
+    i = int(np.argmin(same))
+    index = tuple(int(j) for j in np.unravel_index(i, a.shape))
+    return "element %s: %s vs %s" % (index, _text(a.reshape(-1)[i]),
+                                     _text(b.reshape(-1)[i]))
 
 
 def _snapshot(call):
