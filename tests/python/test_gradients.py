@@ -647,3 +647,51 @@ def test_compute_gradient_of_an_integer_input_is_type_error():
     with pytest.raises(TypeError) as e:
         compute_gradient(ops.zero_out, [np.array([1, 2], dtype=np.int32)])
     assert "xs[0] is int32" in str(e.value)
+
+
+def test_tapes_and_python_gradients_from_a_thread_pool(python_gradient):
+    from concurrent.futures import ThreadPoolExecutor
+
+    python_gradient("ZeroOut", lambda op, grad: grad * 5)
+
+    def work(k):
+        x = np.full((3, 4), float(k))
+        for _ in range(20):
+            with opgen.GradientTape() as tape:
+                y = ops.add_n([ops.zero_out(ops.example(x)), x])
+            dx = tape.gradient(y, x)
+            np.testing.assert_array_equal(dx, np.full((3, 4), 11.0))
+        return k
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert sorted(pool.map(work, range(16))) == list(range(16))
+
+
+def test_gradients_release_what_they_hold():
+    import gc
+    import sys
+    import weakref
+
+    class Grad:
+        def __call__(self, op, grad):
+            return grad
+
+    fn = Grad()
+    before = sys.getrefcount(fn)
+    _opgen.register_gradient("Example", fn, override=True)
+    try:
+        x = f32([1, 2])
+        for _ in range(100):
+            with opgen.GradientTape() as tape:
+                y = ops.example(x)
+            tape.gradient(y, x)
+        del tape, y
+        gc.collect()
+        assert sys.getrefcount(fn) == before + 1  # the registry's
+        assert sys.getrefcount(x) == 2
+    finally:
+        _opgen.unregister_gradient("Example")
+    assert sys.getrefcount(fn) == before
+    ref = weakref.ref(fn)
+    del fn
+    assert ref() is None
