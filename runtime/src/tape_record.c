@@ -203,8 +203,10 @@ tape_record *opr_tape_record_new(const opr_call *call) {
   take(NULL, &pos, op->nattrs * sizeof(opr_attr_value));
   for (size_t a = 0; a < op->nattrs; a++)
     copy_attr(&call->attrs[a], NULL, NULL, &pos);
-  char *buf = calloc(1, pos);
+  /* Not calloc, which bypasses glibc's per-thread cache (tensor.c). */
+  char *buf = malloc(pos);
   if (!buf) return NULL;
+  memset(buf, 0, pos);
   tape_record *r = (tape_record *)buf;
   *r = (tape_record){.refs = 1, .op = op, .ninputs = nin, .noutputs = nout,
                      .inputs = (opr_tensor **)(buf + at_in),
