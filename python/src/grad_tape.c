@@ -34,15 +34,15 @@ static opr_tensor *entry_tensor(PyObject *e) {
   return PyCapsule_GetPointer(PyTuple_GET_ITEM(e, 1), capsule_name);
 }
 
-/* Objects whose identity says nothing: immutable values that Python
- * shares (small ints, interned strings) and containers converted anew
- * each time. Everything else (arrays, buffers, __dlpack__ objects, numpy
- * scalars) is kept. */
+/* Objects whose identity says nothing: values that convert anew at each
+ * use, the op's dtype guiding them (Python numbers and their subclasses
+ * such as numpy.float64, strings, lists). Everything else (arrays,
+ * buffers, __dlpack__ objects, other numpy scalars) is kept. */
 static int identity_kept(PyObject *obj) {
-  return !(obj == Py_None || PyBool_Check(obj) || PyLong_CheckExact(obj) ||
-           PyFloat_CheckExact(obj) || PyComplex_CheckExact(obj) ||
-           PyUnicode_Check(obj) || PyBytes_Check(obj) || PyList_Check(obj) ||
-           PyTuple_Check(obj) || PyDict_Check(obj));
+  return !(obj == Py_None || PyLong_Check(obj) || PyFloat_Check(obj) ||
+           PyComplex_Check(obj) || PyUnicode_Check(obj) ||
+           PyBytes_Check(obj) || PyList_Check(obj) || PyTuple_Check(obj) ||
+           PyDict_Check(obj));
 }
 
 /* The entry of `key` (id of an object) in tape p, borrowed, or NULL. */

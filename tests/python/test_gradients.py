@@ -695,3 +695,19 @@ def test_gradients_release_what_they_hold():
     ref = weakref.ref(fn)
     del fn
     assert ref() is None
+
+
+def test_a_python_number_converts_anew_under_a_tape():
+    s = 1.5  # the op chooses its dtype at each use
+    with opgen.GradientTape():
+        a = ops.add_n([np.array(1.0, np.float32), s])
+        b = ops.add_n([np.array(1.0, np.float64), s])
+    assert (a.dtype, b.dtype) == (np.float32, np.float64)
+    assert float(a) == float(b) == 2.5
+
+
+def test_empty_sources_give_an_empty_result():
+    x = f32([1])
+    with opgen.GradientTape() as tape:
+        y = ops.example(x)
+    assert tape.gradient(y, []) == []
