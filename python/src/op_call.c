@@ -160,8 +160,10 @@ static int convert_hinted(call_state *c, const opr_arg_def *a, PyObject *o,
 static int convert_one(const opy_op *self, call_state *c,
                        const opr_arg_def *a, PyObject *o) {
   bool preferred = false;
-  opr_dtype hint = a->type != OPR_DT_INVALID
-                       ? a->type
+  /* An array keeps its own dtype: no hint to look for. */
+  opr_dtype hint = a->type != OPR_DT_INVALID ? a->type
+                   : PyArray_Check(o)
+                       ? OPR_DT_INVALID
                        : hint_of(self, c, a->type_attr, &preferred);
   return convert_hinted(c, a, o, hint, preferred);
 }
@@ -206,8 +208,11 @@ static int convert_list(const opy_op *self, call_state *c,
  * all are converted: the array may move while it grows). */
 static int convert_inputs(const opy_op *self, call_state *c) {
   const opr_op_def *op = c->op;
-  size_t *starts = opy_arena_alloc(&c->arena, (op->ninputs + 1) *
-                                                  sizeof *starts);
+  size_t starts_inline[INLINE_ATTRS + 1];
+  size_t *starts = op->ninputs <= INLINE_ATTRS
+                       ? starts_inline
+                       : opy_arena_alloc(&c->arena, (op->ninputs + 1) *
+                                                        sizeof *starts);
   if (!starts) return -1;
   for (size_t i = 0; i < op->ninputs; i++) {
     const opr_arg_def *a = &op->inputs[i];
