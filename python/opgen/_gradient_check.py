@@ -24,8 +24,8 @@ def _check_inputs(xs):
     for i, x in enumerate(arrays):
         if x.dtype.kind != "f" and x.dtype.name != "bfloat16":
             raise TypeError("compute_gradient: xs[%d] is %s; the numeric "
-                            "Jacobian needs a floating-point input (check "
-                            "the gradient of other types directly)"
+                            "Jacobian needs a real floating-point input "
+                            "(check the gradient of other types directly)"
                             % (i, x.dtype))
     return arrays
 
@@ -51,22 +51,37 @@ def _theoretical(f, xs):
     return y_arr, jacobians
 
 
+def _moved(flat, kept, d):
+    """An element of flat moved by +d and -d: f's inputs, and the step
+    they are apart once rounded to the dtype (in float64)."""
+    up = (kept + flat.dtype.type(d)).astype(flat.dtype)
+    down = (kept - flat.dtype.type(d)).astype(flat.dtype)
+    step = float(up) - float(down)
+    if step == 0:
+        raise ValueError("compute_gradient: delta %g is below the "
+                         "resolution of %s at %r" % (d, flat.dtype,
+                                                     float(kept)))
+    return up, down, step
+
+
 def _numerical(f, xs, y_size, delta):
-    """Column c of Jacobian i: (f(x + delta e_c) - f(x - delta e_c)) /
-    (2 delta), with element c of xs[i] moved and the others kept."""
+    """Column c of Jacobian i: (f(x + d e_c) - f(x - d e_c)) / 2d, with
+    element c of xs[i] moved and the others kept; 2d is the distance of
+    the two moved values as the dtype holds them (float16 rounds 1e-3)."""
     jacobians = []
-    for i, x in enumerate(xs):
+    for x in xs:
         jac = np.zeros((y_size, x.size), dtype=np.float64)
         d = _default_delta(x.dtype) if delta is None else delta
-        flat = x.reshape(-1)  # a view: moving it moves xs[i]
+        flat = x.reshape(-1)  # a view: moving it moves x
         for c in range(x.size):
             kept = flat[c].copy()
-            flat[c] = kept + x.dtype.type(d)
-            up = np.asarray(f(*xs), dtype=np.float64).reshape(-1)
-            flat[c] = kept - x.dtype.type(d)
-            down = np.asarray(f(*xs), dtype=np.float64).reshape(-1)
+            up, down, step = _moved(flat, kept, d)
+            flat[c] = up
+            y_up = np.asarray(f(*xs), dtype=np.float64).reshape(-1)
+            flat[c] = down
+            y_down = np.asarray(f(*xs), dtype=np.float64).reshape(-1)
             flat[c] = kept
-            jac[:, c] = (up - down) / (2 * d)
+            jac[:, c] = (y_up - y_down) / step
         jacobians.append(jac)
     return jacobians
 
@@ -80,7 +95,8 @@ def compute_gradient(f, xs, delta=None):
     tf.test.compute_gradient. Theoretical comes from GradientTape with a
     one-hot output gradient per element of y (zeros where x does not reach
     y); numerical from central differences with step delta (default 1e-3
-    for float32 and float16, 1e-2 for bfloat16, 1e-6 for float64).
+    for float32 and float16, 1e-2 for bfloat16, 1e-6 for float64), divided
+    by the distance of the two moved values as x's dtype holds them.
     """
     xs = _check_inputs(xs)
     y, theoretical = _theoretical(f, xs)

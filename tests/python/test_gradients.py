@@ -711,3 +711,22 @@ def test_empty_sources_give_an_empty_result():
     with opgen.GradientTape() as tape:
         y = ops.example(x)
     assert tape.gradient(y, []) == []
+
+
+def test_compute_gradient_error_of_half():
+    x = np.array([0.5, 2.0, -3.0], dtype=np.float16)
+    assert compute_gradient_error(ops.example, [x]) < 1e-2
+
+
+def test_compute_gradient_error_of_bfloat16():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = np.array([0.5, 2.0, -3.0], dtype=ml_dtypes.bfloat16)
+    assert compute_gradient_error(ops.example, [x]) < 1e-2
+
+
+def test_compute_gradient_refuses_a_delta_below_the_resolution():
+    x = np.array([1000.0], dtype=np.float16)
+    with pytest.raises(ValueError) as e:
+        compute_gradient(ops.example, [x], delta=1e-3)
+    assert str(e.value) == ("compute_gradient: delta 0.001 is below the "
+                            "resolution of float16 at 1000.0")
