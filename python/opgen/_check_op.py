@@ -118,6 +118,11 @@ class _Op:
     type attr it checks and how that attr is set."""
 
     def __init__(self, op):
+        if not callable(op) or not hasattr(op, "op_def") or \
+                not hasattr(op, "op_name"):
+            raise TypeError("check_op: %r is no op function (one with "
+                            "op_name and op_def, as opgen.ops.zero_out)"
+                            % (op,))
         self.fn = op
         self.name = op.op_name
         self.op_def = op.op_def
@@ -557,6 +562,9 @@ def check_op(op, args=(), kwargs=None, *, sample=None, dtypes=None,
     rule and values on the first failure; returns a dict of what ran.
     See docs/python.md, "Testing an op"."""
     op = _Op(op)
+    if trials < 1:
+        raise ValueError("check_op: trials must be at least 1, not %r"
+                         % (trials,))
     options = _Options(atol, rtol, check_gradients, gradient_max_elements)
     rng = np.random.default_rng(seed)
     report = {"op": op.name, "attr": op.attr, "dtypes": [], "skipped": {},

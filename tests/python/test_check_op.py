@@ -190,6 +190,14 @@ def test_dtypes_outside_the_allowed_set_is_an_error(lib):
         check_op(lib.check_triple, sample=sample_2d, dtypes=[np.int64])
 
 
+def test_arguments_are_checked(lib):
+    with pytest.raises(TypeError, match="check_op: <built-in function len> "
+                       "is no op function"):
+        check_op(len)
+    with pytest.raises(ValueError, match="trials must be at least 1, not 0"):
+        check_op(lib.check_triple, sample=sample_2d, trials=0)
+
+
 def test_op_without_kernels_fails():
     # The guide's MatrixExample is a signature with a shape statement and
     # no kernel: every dtype is skipped, and that is a failure.
