@@ -11,8 +11,15 @@
 #include <structmember.h>
 
 /* The innermost tape recording on this thread; the chain holds a
- * reference to each tape on it. */
-static _Thread_local opy_tape_object *tls_top;
+ * reference to each tape on it. Every converted input reads it:
+ * initial-exec makes that one load, not a __tls_get_addr call, in this
+ * shared object (as the runtime does for its own tape stack). */
+#if defined(__GNUC__)
+#define OPY_TLS_FAST __attribute__((tls_model("initial-exec")))
+#else
+#define OPY_TLS_FAST
+#endif
+static _Thread_local opy_tape_object *tls_top OPY_TLS_FAST;
 
 static const char capsule_name[] = "opgen._opgen.tape_tensor";
 
