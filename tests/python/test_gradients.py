@@ -730,3 +730,28 @@ def test_compute_gradient_refuses_a_delta_below_the_resolution():
         compute_gradient(ops.example, [x], delta=1e-3)
     assert str(e.value) == ("compute_gradient: delta 0.001 is below the "
                             "resolution of float16 at 1000.0")
+
+
+@pytest.mark.parametrize("op_name,dtype", [
+    ("zero_out_float_int32", np.float32),
+    ("zero_out_real_number", np.float32),
+    ("zero_out_real_number", np.float64),
+])
+def test_compute_gradient_error_of_the_first_element_zero_outs(op_name,
+                                                               dtype):
+    x = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=dtype)
+    assert compute_gradient_error(getattr(ops, op_name), [x]) < 1e-2
+
+
+def test_zero_out_int32_gradient_keeps_the_first_element():
+    x = np.array([[1, 2], [3, 4]], dtype=np.int32)
+    with opgen.GradientTape() as tape:
+        y = ops.zero_out_int32(x)
+    dx = tape.gradient(y, x, output_gradients=[[5, 6], [7, 8]])
+    np.testing.assert_array_equal(dx, [[5, 0], [0, 0]])
+
+
+def test_every_shipped_gradient_is_registered():
+    for name in ("ZeroOut", "ZeroOutInt32", "ZeroOutFloatInt32",
+                 "ZeroOutRealNumber", "Example", "AddN", "Pad"):
+        assert _opgen.has_gradient(name), name
