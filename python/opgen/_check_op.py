@@ -528,11 +528,13 @@ def _fail(op, dtype_name, trial, f):
 
 
 def _dtypes_to_check(op, dtypes):
-    allowed = op.allowed()
+    """The runtime names of the dtypes to check: `dtypes` (which the attr
+    must allow), else every allowed one."""
     if dtypes is None or op.attr is None:
-        return allowed
+        return op.allowed()
     names = [_runtime_name(d) for d in dtypes]
-    outside = [n for n in names if n not in allowed]
+    allowed = op.attrs[op.attr].get("allowed")
+    outside = [n for n in names if allowed and n not in allowed]
     if outside:
         raise ValueError("check_op: %s: attr %s does not allow %s"
                          % (op.name, op.attr, ", ".join(outside)))
