@@ -40,7 +40,7 @@ static PyObject *grad_op_repr(grad_op_object *self) {
 
 static PyMethodDef grad_op_methods[] = {
     {"get_attr", (PyCFunction)grad_op_get_attr, METH_O,
-     "get_attr(name): the value of the call's attr `name`."},
+     "get_attr($self, name)\n--\n\nThe value of the call's attr `name`."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -212,11 +212,12 @@ static PyMethodDef tape_methods[] = {
     {"__exit__", (PyCFunction)tape_exit, METH_VARARGS,
      "Stops recording."},
     {"watch", (PyCFunction)tape_watch, METH_O,
-     "watch(x): makes x (an array, or a list or tuple of them) a tensor\n"
-     "the tape knows, so that tape.gradient(y, x) finds it."},
+     "watch($self, x)\n--\n\n"
+     "Makes x (an array, or a list or tuple of them) a tensor the tape\n"
+     "knows, so that tape.gradient(y, x) finds it."},
     {"gradient", (PyCFunction)(void (*)(void))opy_tape_gradient,
      METH_VARARGS | METH_KEYWORDS,
-     "gradient(target, sources, output_gradients=None)\n--\n\n"
+     "gradient($self, target, sources, output_gradients=None)\n--\n\n"
      "The gradients of target (an array or a list of them) with respect\n"
      "to sources (an array, or a list or tuple of them), in the\n"
      "structure of sources; None where a source is not connected.\n"
