@@ -301,14 +301,14 @@ def _check_unmodified(snap, when):
                         "(before vs after)" % (when, label, diff))
 
 
-def _run(call, threads):
-    with _opgen.Context(threads=threads):
+def _run(call, context):
+    with context:
         return call.run()
 
 
-def _check_threads(op, call, flat_one):
+def _check_threads(op, call, flat_one, options):
     snap = _snapshot(call)
-    flat_n = op.flatten_outputs(_run(call, _THREADS[1]))
+    flat_n = op.flatten_outputs(_run(call, options.contexts[1]))
     _check_unmodified(snap, "on %d threads" % _THREADS[1])
     for k, (a, b) in enumerate(zip(flat_one, flat_n)):
         diff = _difference(a, b, nan_aware=True)
@@ -443,9 +443,11 @@ def _check_gradients(op, call, flat, atol, rtol):
 
 
 class _Options:
-    """check_op's settings, as the rules read them."""
+    """check_op's settings, as the rules read them, and the contexts the
+    calls run on (one thread, several)."""
 
     def __init__(self, atol, rtol, check_gradients, gradient_max_elements):
+        self.contexts = [_opgen.Context(threads=n) for n in _THREADS]
         self.atol, self.rtol = atol, rtol
         self.check_gradients = check_gradients
         self.gradient_max_elements = gradient_max_elements
@@ -474,13 +476,13 @@ def _check_call(op, call, dtype_name, options):
     when not checked)."""
     snap = _snapshot(call)
     try:
-        flat = op.flatten_outputs(_run(call, _THREADS[0]))
+        flat = op.flatten_outputs(_run(call, options.contexts[0]))
     except _opgen.OpError as e:
         raise _Fail("call", "the call fails: %s: %s"
                     % (type(e).__name__, e), e)
     _check_unmodified(snap, "on %d thread" % _THREADS[0])
     _check_shapes(op, call, flat)
-    _check_threads(op, call, flat)
+    _check_threads(op, call, flat, options)
     if options.gradient_checked(op, call, dtype_name):
         return _check_gradients(op, call, flat,
                                 *options.tolerance(dtype_name))
