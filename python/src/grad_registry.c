@@ -15,9 +15,16 @@ static const char *input_name(const opr_grad_op *op, size_t i) {
 }
 
 /* fn's result as a sequence of one item per flattened input: a single
- * value (or a list or tuple of one) stands for the only input's. */
+ * value (or a list or tuple of one) stands for the only input's; None
+ * for every input's. */
 static PyObject *result_items(const opr_grad_op *op, PyObject *res) {
   int seq = PyList_Check(res) || PyTuple_Check(res);
+  if (res == Py_None) {
+    PyObject *items = PyTuple_New((Py_ssize_t)op->ninputs);
+    for (size_t i = 0; items && i < op->ninputs; i++)
+      PyTuple_SET_ITEM(items, (Py_ssize_t)i, Py_NewRef(Py_None));
+    return items;
+  }
   if (op->ninputs == 1 && !(seq && PySequence_Size(res) == 1))
     return PyTuple_Pack(1, res);
   if (!seq || (size_t)PySequence_Size(res) != op->ninputs) {

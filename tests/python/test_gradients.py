@@ -755,3 +755,25 @@ def test_every_shipped_gradient_is_registered():
     for name in ("ZeroOut", "ZeroOutInt32", "ZeroOutFloatInt32",
                  "ZeroOutRealNumber", "Example", "AddN", "Pad"):
         assert _opgen.has_gradient(name), name
+
+
+def test_python_gradient_returning_none_leaves_every_input_unconnected(
+        python_gradient):
+    python_gradient("AddN", lambda op, grad: None)
+    x, z = f32([1]), f32([2])
+    with opgen.GradientTape() as tape:
+        y = ops.add_n([x, z])
+    assert tape.gradient(y, [x, z]) == [None, None]
+
+
+def test_python_gradient_of_another_dtype_is_invalid_argument(
+        python_gradient):
+    python_gradient("Example", lambda op, grad: np.zeros(2))
+    x = f32([1, 2])
+    with opgen.GradientTape() as tape:
+        y = ops.example(x)
+    with pytest.raises(opgen.InvalidArgumentError) as e:
+        tape.gradient(y, x)
+    assert str(e.value) == ("Example: the gradient of input 'input' has "
+                            "shape [2] and dtype double; the input has shape "
+                            "[2] and dtype float")
