@@ -169,6 +169,11 @@ class _Op:
     def flatten_outputs(self, result):
         """The call's result as a flat list of arrays, one per output
         tensor (a list output gives each of its tensors)."""
+        return [a for _, a in self.labelled_outputs(result)]
+
+    def labelled_outputs(self, result):
+        """(label, array) per output tensor: 'y', or 'ys'[i] for tensor i
+        of list output ys."""
         outs = self.op_def["outputs"]
         if not outs:
             return []
@@ -176,9 +181,10 @@ class _Op:
         flat = []
         for out, part in zip(outs, parts):
             if out.get("number_attr") or out.get("type_list_attr"):
-                flat.extend(part)
+                flat.extend(("'%s'[%d]" % (out["name"], i), a)
+                            for i, a in enumerate(part))
             else:
-                flat.append(part)
+                flat.append(("'%s'" % out["name"], part))
         return flat
 
 
@@ -310,12 +316,12 @@ def _check_threads(op, call, flat_one, options):
     snap = _snapshot(call)
     flat_n = op.flatten_outputs(_run(call, options.contexts[1]))
     _check_unmodified(snap, "on %d threads" % _THREADS[1])
-    for k, (a, b) in enumerate(zip(flat_one, flat_n)):
+    for (label, a), b in zip(flat_one, flat_n):
         diff = _difference(a, b, nan_aware=True)
         if diff is not None:
-            raise _Fail("threads", "output %d differs between %d thread "
-                        "and %d threads: %s" % (k, _THREADS[0], _THREADS[1],
-                                                diff))
+            raise _Fail("threads", "output %s differs between %d thread "
+                        "and %d threads: %s" % (label, _THREADS[0],
+                                                _THREADS[1], diff))
 
 
 def _input_shape(value, is_list):
@@ -356,11 +362,11 @@ def _check_shapes(op, call, flat):
     if len(inferred) != len(flat):
         raise _Fail("shapes", "the call gives %d output tensors, "
                     "infer_shapes %d" % (len(flat), len(inferred)))
-    for k, (out, shape) in enumerate(zip(flat, inferred)):
+    for (label, out), shape in zip(flat, inferred):
         actual = list(np.shape(out))
         if _shape_mismatch(actual, shape):
-            raise _Fail("shapes", "output %d has shape %s, but infer_shapes "
-                        "gives %s" % (k, actual, shape))
+            raise _Fail("shapes", "output %s has shape %s, but infer_shapes "
+                        "gives %s" % (label, actual, shape))
 
 
 def _has_gradient(name):
@@ -397,14 +403,14 @@ def _output_fn(op, call, sources, k):
     return f
 
 
-def _jacobian_failure(k, source, t, n, err, atol, rtol):
+def _jacobian_failure(label, source, t, n, err, atol, rtol):
     bad = err > atol + rtol * np.abs(n)
     if not bad.any():
         return None
     at = tuple(int(i) for i in np.argwhere(bad)[0])
-    return _Fail("gradients", "d output %d / d input '%s': Jacobian element "
+    return _Fail("gradients", "d output %s / d input %s: Jacobian element "
                  "%s is %s by the tape, %s numerically (max abs error %g; "
-                 "atol %g, rtol %g)" % (k, source, at, _text(t[at]),
+                 "atol %g, rtol %g)" % (label, source, at, _text(t[at]),
                                         _text(n[at]), float(err.max()),
                                         atol, rtol))
 
@@ -417,7 +423,7 @@ def _check_gradients(op, call, flat, atol, rtol):
     xs = [np.asarray(call.bound[n] if j is None else call.bound[n][j])
           for n, j in sources]
     worst = 0.0
-    for k, out in enumerate(flat):
+    for k, (label, out) in enumerate(flat):
         if np.asarray(out).dtype not in (np.float32, np.float64):
             continue
         try:
@@ -426,17 +432,18 @@ def _check_gradients(op, call, flat, atol, rtol):
         except _opgen.NotFoundError as e:
             if "no gradient" in str(e) and not _has_gradient(op.name):
                 return None
-            raise _Fail("gradients", "the gradient of output %d fails: "
-                        "%s: %s" % (k, type(e).__name__, e), e)
+            raise _Fail("gradients", "the gradient of output %s fails: "
+                        "%s: %s" % (label, type(e).__name__, e), e)
         except Exception as e:  # a gradient function's own failure
-            raise _Fail("gradients", "the gradient of output %d fails: "
-                        "%s: %s" % (k, type(e).__name__, e), e)
+            raise _Fail("gradients", "the gradient of output %s fails: "
+                        "%s: %s" % (label, type(e).__name__, e), e)
         for (name, j), t, n in zip(sources, theoretical, numerical):
             t, n = np.asarray(t, np.float64), np.asarray(n, np.float64)
             err = np.abs(t - n)
             worst = max(worst, float(err.max()) if err.size else 0.0)
-            source = name if j is None else "%s[%d]" % (name, j)
-            failure = _jacobian_failure(k, source, t, n, err, atol, rtol)
+            source = "'%s'" % name if j is None else "'%s'[%d]" % (name, j)
+            failure = _jacobian_failure(label, source, t, n, err, atol,
+                                        rtol)
             if failure:
                 raise failure
     return worst
@@ -476,7 +483,7 @@ def _check_call(op, call, dtype_name, options):
     when not checked)."""
     snap = _snapshot(call)
     try:
-        flat = op.flatten_outputs(_run(call, options.contexts[0]))
+        flat = op.labelled_outputs(_run(call, options.contexts[0]))
     except _opgen.OpError as e:
         raise _Fail("call", "the call fails: %s: %s"
                     % (type(e).__name__, e), e)

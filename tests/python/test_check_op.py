@@ -47,6 +47,29 @@ def test_correct_op_passes_every_rule(lib):
     assert report["gradients"]["double"] < 1e-6
 
 
+def test_op_with_list_and_several_outputs_passes(lib):
+    @opgen.register_gradient("CheckCopies", override=True)
+    def _copies_grad(op, *grads):  # N copies, then 2 * x
+        total = 2 * grads[-1]
+        for g in grads[:-1]:
+            total = total + g
+        return [total]
+
+    report = check_op(lib.check_copies, sample=sample_2d)
+    assert report["dtypes"] == ["float", "double"] and report["calls"] == 6
+    assert report["refused"] == "int64"
+    assert sorted(report["gradients"]) == ["double", "float"]
+
+
+def test_list_output_of_other_shape_fails_shapes_rule(lib):
+    x = np.ones((3, 2), np.float64)
+    with pytest.raises(CheckOpError) as e:
+        check_op(lib.check_copies_wrong_shape, (x,), {"N": 3})
+    assert message(e) == (
+        "check_op CheckCopiesWrongShape (T=float, trial 0): shapes: output "
+        "'copies'[2] has shape [4, 2], but infer_shapes gives [3, None]")
+
+
 def test_failure_is_an_assertion_error():
     assert issubclass(CheckOpError, AssertionError)
 
@@ -67,7 +90,7 @@ def test_kernel_depending_on_threads_fails_threads_rule(lib):
         check_op(lib.check_thread_dependent, sample=sample_2d)
     assert re.fullmatch(
         r"check_op CheckThreadDependent \(T=float, trial 0\): threads: "
-        r"output 0 differs between 1 thread and 4 threads: element "
+        r"output 'y' differs between 1 thread and 4 threads: element "
         r"\(\d+, \d+\): \d+\.0 vs \d+\.0", message(e))
 
 
@@ -76,8 +99,8 @@ def test_kernel_with_other_shape_fails_shapes_rule(lib):
     with pytest.raises(CheckOpError) as e:
         check_op(lib.check_wrong_shape, (x,))
     assert message(e) == (
-        "check_op CheckWrongShape (T=float, trial 0): shapes: output 0 has "
-        "shape [4, 2], but infer_shapes gives [3, None]")
+        "check_op CheckWrongShape (T=float, trial 0): shapes: output 'y' "
+        "has shape [4, 2], but infer_shapes gives [3, None]")
 
 
 def test_wrong_python_gradient_fails_gradients_rule(lib):
@@ -90,7 +113,7 @@ def test_wrong_python_gradient_fails_gradients_rule(lib):
         check_op(lib.check_triple_bad_grad, (x,))
     assert message(e).startswith(
         "check_op CheckTripleBadGrad (T=float, trial 0): gradients: d output "
-        "0 / d input 'x': Jacobian element (0, 0) is 2.0 by the tape, ")
+        "'y' / d input 'x': Jacobian element (0, 0) is 2.0 by the tape, ")
     assert "numerically (max abs error" in message(e)
 
 
@@ -104,7 +127,7 @@ def test_failing_python_gradient_fails_gradients_rule(lib):
         check_op(lib.check_triple_bad_grad, (x,), dtypes=["double"])
     assert message(e).startswith(
         "check_op CheckTripleBadGrad (T=double, trial 0): gradients: the "
-        "gradient of output 0 fails: ")
+        "gradient of output 'y' fails: ")
     assert "broken gradient" in message(e)
 
 

@@ -1,10 +1,11 @@
-/* Kernels of check_op_lib (check_op_lib.op): CheckTriple is correct; each
- * other one breaks one rule of opgen.testing.check_op on purpose, so that
- * test_check_op.py can show the rule catches it. */
+/* Kernels of check_op_lib (check_op_lib.op): CheckTriple and CheckCopies
+ * are correct; each other one breaks one rule of opgen.testing.check_op
+ * on purpose, so that test_check_op.py can show the rule catches it. */
 #include "opgen_library.h" /* the kernel headers; the prototype */
 
 #include "opr/parallel.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* y = x * 3, for CheckTriple and CheckTripleBadGrad (the same output
@@ -85,6 +86,46 @@ CHECK_OP_LIB_CHECK_THREAD_DEPENDENT_T_TYPES(THREAD_DEPENDENT)
 CHECK_OP_LIB_CHECK_WRONG_SHAPE_T_TYPES(WRONG_SHAPE)
 #undef WRONG_SHAPE
 
+/* N copies of x (output 0, a list) and 2 * x (output 1). With `longer`,
+ * the last copy has one row more than x: wrong for CheckCopiesWrongShape,
+ * whose shape statement leaves that dim unknown, so only check_op sees
+ * it. */
+#define COPIES(ID, CT)                                                    \
+  static opr_status copies_body_##ID(opr_kernel_ctx *k, size_t n,         \
+                                     bool longer) {                       \
+    const opr_tensor *x = k->call->inputs[0].tensors[0];                  \
+    opr_tensor *t;                                                        \
+    opr_status s;                                                         \
+    for (size_t i = 0; i < n; i++) {                                      \
+      int64_t dims[OPR_MAX_RANK];                                         \
+      memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);              \
+      if (longer && i == n - 1) dims[0]++;                                \
+      if ((s = opr_kernel_alloc_output(k, 0, i, x->rank, dims, &t)))      \
+        return s;                                                         \
+      CT *out = t->data;                                                  \
+      for (int64_t j = 0; j < t->num_elements; j++) /* x, repeated */     \
+        out[j] = x->num_elements                                          \
+                     ? ((const CT *)x->data)[j % x->num_elements]         \
+                     : 0;                                                 \
+    }                                                                     \
+    if ((s = opr_kernel_alloc_output(k, 1, 0, x->rank, x->dims, &t)))     \
+      return s;                                                           \
+    for (int64_t j = 0; j < t->num_elements; j++)                         \
+      ((CT *)t->data)[j] = 2 * ((const CT *)x->data)[j];                  \
+    return OPR_OK;                                                        \
+  }                                                                       \
+  static opr_status copies_##ID(opr_kernel_ctx *k) {                      \
+    return copies_body_##ID(                                              \
+        k, check_op_lib_check_copies_output_copies_count(k), false);      \
+  }                                                                       \
+  static opr_status copies_wrong_shape_##ID(opr_kernel_ctx *k) {          \
+    return copies_body_##ID(                                              \
+        k, check_op_lib_check_copies_wrong_shape_output_copies_count(k),  \
+        true);                                                            \
+  }
+CHECK_OP_LIB_CHECK_COPIES_T_TYPES(COPIES)
+#undef COPIES
+
 /* Registers `kernel` for one type of one op through its generated function. */
 #define REGISTER(op, kernel, ID)                                              \
   if (!s)                                                                 \
@@ -111,5 +152,12 @@ opr_status check_op_lib_register_kernels(void) {
 #define SHAPE_REG(ID, CT) REGISTER(check_wrong_shape, wrong_shape, ID)
   CHECK_OP_LIB_CHECK_WRONG_SHAPE_T_TYPES(SHAPE_REG)
 #undef SHAPE_REG
+#define COPIES_REG(ID, CT) REGISTER(check_copies, copies, ID)
+  CHECK_OP_LIB_CHECK_COPIES_T_TYPES(COPIES_REG)
+#undef COPIES_REG
+#define COPIES_SHAPE_REG(ID, CT) \
+  REGISTER(check_copies_wrong_shape, copies_wrong_shape, ID)
+  CHECK_OP_LIB_CHECK_COPIES_WRONG_SHAPE_T_TYPES(COPIES_SHAPE_REG)
+#undef COPIES_SHAPE_REG
   return s;
 }
