@@ -226,16 +226,16 @@ static PyObject *register_gradient(PyObject *module, PyObject *args,
 
 static PyObject *unregister_gradient(PyObject *module, PyObject *arg) {
   (void)module;
-  const char *op = PyUnicode_AsUTF8(arg);
-  if (!op) return NULL;
+  const char *op;
+  if (!PyArg_Parse(arg, "s:unregister_gradient", &op)) return NULL;
   if (remove_gradient(op, 1) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
 static PyObject *has_gradient(PyObject *module, PyObject *arg) {
   (void)module;
-  const char *op = PyUnicode_AsUTF8(arg);
-  if (!op) return NULL;
+  const char *op;
+  if (!PyArg_Parse(arg, "s:has_gradient", &op)) return NULL;
   return PyBool_FromLong(opr_find_gradient(op, NULL, NULL));
 }
 

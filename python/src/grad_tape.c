@@ -174,9 +174,12 @@ static PyObject *tape_exit(opy_tape_object *self, PyObject *args) {
 
 static int watch_one(opy_tape_object *self, PyObject *x) {
   if (PyList_Check(x) || PyTuple_Check(x)) {
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(x); i++)
-      if (watch_one(self, PySequence_Fast_GET_ITEM(x, i)) < 0) return -1;
-    return 0;
+    if (Py_EnterRecursiveCall(" in GradientTape.watch")) return -1;
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(x); i++)
+      rc = watch_one(self, PySequence_Fast_GET_ITEM(x, i));
+    Py_LeaveRecursiveCall();
+    return rc;
   }
   if (!identity_kept(x)) {
     PyErr_Format(PyExc_TypeError, "GradientTape.watch: cannot watch a "

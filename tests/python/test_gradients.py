@@ -777,3 +777,31 @@ def test_python_gradient_of_another_dtype_is_invalid_argument(
     assert str(e.value) == ("Example: the gradient of input 'input' has "
                             "shape [2] and dtype double; the input has shape "
                             "[2] and dtype float")
+
+
+def test_a_gradient_function_cannot_ask_its_own_tape(python_gradient):
+    x = f32([1])
+    with opgen.GradientTape(persistent=True) as tape:
+        y = ops.example(x)
+    python_gradient("Example", lambda op, grad: tape.gradient(y, x))
+    with pytest.raises(RuntimeError) as e:
+        tape.gradient(y, x)
+    assert str(e.value) == ("GradientTape.gradient: the tape is computing "
+                            "a gradient")
+
+
+def test_watch_of_a_deep_list_is_recursion_error():
+    deep = []
+    for _ in range(100000):
+        deep = [deep]
+    with pytest.raises(RecursionError):
+        opgen.GradientTape().watch(deep)
+
+
+def test_registry_helpers_need_a_name():
+    with pytest.raises(TypeError) as e:
+        _opgen.has_gradient(3)
+    assert str(e.value) == "has_gradient() argument must be str, not int"
+    with pytest.raises(opgen.InvalidArgumentError) as e:
+        opgen.register_gradient("", lambda op, grad: grad)
+    assert str(e.value) == "opr_register_gradient: the op name is empty"
