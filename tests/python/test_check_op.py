@@ -1,8 +1,9 @@
 """opgen.testing.check_op catches a kernel that breaks each of its rules:
-the ops of tests/python/oplibs/check_op_lib (one correct op, kernels that
-write into their input, depend on the thread count, or give another shape
-than their shape statement), a Python gradient registered wrongly, and op
-functions whose op_def claims fewer dtypes than they take."""
+the ops of tests/python/oplibs/check_op_lib (two correct ops, and kernels
+that write into their input, depend on the thread count, or give another
+shape than their shape statement, for a single output and for a list
+element), Python gradients registered wrongly, and op functions whose
+op_def claims fewer dtypes than they take."""
 import copy
 import os
 import re

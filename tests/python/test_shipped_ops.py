@@ -104,6 +104,7 @@ def test_example():
         assert name in report["dtypes"]
     assert report["refused"] == "bool"
     assert sorted(report["gradients"]) == ["double", "float"]
+    assert report["skipped"]["qint8"] == "no numpy dtype"
 
 
 def test_add_one():
