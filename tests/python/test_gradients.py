@@ -805,3 +805,17 @@ def test_registry_helpers_need_a_name():
     with pytest.raises(opgen.InvalidArgumentError) as e:
         opgen.register_gradient("", lambda op, grad: grad)
     assert str(e.value) == "opr_register_gradient: the op name is empty"
+
+
+def test_a_gradient_function_may_use_a_tape_of_its_own(python_gradient):
+    def _grad(op, grad):
+        a = np.array(op.inputs[0])
+        with opgen.GradientTape() as inner:
+            z = ops.example(a)
+        return inner.gradient(z, a) * grad  # 2 * grad
+
+    python_gradient("ZeroOut", _grad)
+    x = f32([1, 2])
+    with opgen.GradientTape() as tape:
+        y = ops.zero_out(x)
+    np.testing.assert_array_equal(tape.gradient(y, x), [2, 2])
