@@ -148,7 +148,7 @@ static int conv_type(const attr_ctx *c, PyObject *o, opr_dtype *out) {
   if (opy_dtype_from_python(o, out) == 0) return 0;
   PyErr_Clear();
   PyObject *r = PyObject_Repr(o);
-  attr_fail(c, "expected a dtype, got %.200s", r ? PyUnicode_AsUTF8(r) : "?");
+  attr_fail(c, "expected a dtype, got %.200s", opy_utf8_or(r, "?"));
   Py_XDECREF(r);
   return -1;
 }

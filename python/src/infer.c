@@ -17,7 +17,7 @@ static int shape_fail(const opr_op_def *op, const opr_arg_def *a,
                       const char *fmt, PyObject *what, Py_ssize_t i) {
   PyObject *r = what ? PyObject_Repr(what) : NULL;
   char msg[300];
-  PyOS_snprintf(msg, sizeof msg, fmt, i, r ? PyUnicode_AsUTF8(r) : "?");
+  PyOS_snprintf(msg, sizeof msg, fmt, i, opy_utf8_or(r, "?"));
   Py_XDECREF(r);
   PyErr_Clear();
   opy_invalid("%s: input '%s': %s", op->name, a->name, msg);
@@ -116,7 +116,7 @@ static int parse_values(const opr_op_def *op, PyObject *values,
       PyErr_Clear();
       PyObject *r = PyObject_Repr(key);
       opy_invalid("%s: values: no input named %.100s", op->name,
-                  r ? PyUnicode_AsUTF8(r) : "?");
+                  opy_utf8_or(r, "?"));
       Py_XDECREF(r);
       return -1;
     }
@@ -175,7 +175,7 @@ static int parse_attrs(const opr_op_def *op, PyObject *attrs,
       PyErr_Clear();
       PyObject *r = PyObject_Repr(key);
       opy_invalid("%s: no attr named %.100s", op->name,
-                  r ? PyUnicode_AsUTF8(r) : "?");
+                  opy_utf8_or(r, "?"));
       Py_XDECREF(r);
       return -1;
     }

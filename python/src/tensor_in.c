@@ -30,15 +30,20 @@ static void conv_error(const opy_arg_name *who, const char *fmt, ...) {
 /* The pending exception, restated as a conversion error. */
 static void conv_error_from_pending(const opy_arg_name *who,
                                     const char *what) {
+#if PY_VERSION_HEX >= 0x030C0000
+  PyObject *value = PyErr_GetRaisedException();
+#else
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
-  PyObject *s = value ? PyObject_Str(value) : NULL;
-  PyErr_Clear();
-  conv_error(who, "%s: %s", what, s ? PyUnicode_AsUTF8(s) : "(no message)");
-  Py_XDECREF(s);
   Py_XDECREF(type);
-  Py_XDECREF(value);
   Py_XDECREF(tb);
+#endif
+  PyObject *s = value ? PyObject_Str(value) : NULL;
+  const char *m = opy_utf8_or(s, NULL);
+  PyErr_Clear();
+  conv_error(who, "%s: %s", what, m ? m : "(no message)");
+  Py_XDECREF(s);
+  Py_XDECREF(value);
 }
 
 /* ---- arrays ---- */
@@ -49,7 +54,7 @@ static void release_array(void *arg) {
     Py_DECREF((PyObject *)arg);
     return;
   }
-  if (_Py_IsFinalizing()) return; /* the interpreter is going: leave it */
+  if (opy_is_finalizing()) return; /* the interpreter is going: leave it */
   PyGILState_STATE g = PyGILState_Ensure();
   Py_DECREF((PyObject *)arg);
   PyGILState_Release(g);
@@ -96,7 +101,10 @@ static opr_tensor *strings_from_array(PyArrayObject *a,
       p = PyBytes_AS_STRING(item);
       len = PyBytes_GET_SIZE(item);
     } else if (PyUnicode_Check(item)) {
-      p = PyUnicode_AsUTF8AndSize(item, &len);
+      if (!(p = PyUnicode_AsUTF8AndSize(item, &len))) {
+        PyErr_Clear();
+        conv_error(who, "a str cannot be encoded as UTF-8");
+      }
     } else {
       conv_error(who, "cannot convert %.100s to a tensor%s",
                  opy_type_name(item),
@@ -124,7 +132,7 @@ static opr_tensor *from_array(PyArrayObject *a, const opy_arg_name *who) {
   if (dt == OPR_DT_INVALID) {
     PyObject *r = PyObject_Str((PyObject *)d);
     conv_error(who, "cannot convert an array of dtype %s to a tensor",
-               r ? PyUnicode_AsUTF8(r) : "?");
+               opy_utf8_or(r, "?"));
     Py_XDECREF(r);
     return NULL;
   }

@@ -228,6 +228,23 @@ def test_a_string_element_of_another_type_is_named():
                             "cannot convert int to a tensor (of strings)")
 
 
+def test_a_str_that_is_no_utf8_is_refused():
+    with pytest.raises(opgen.InvalidArgumentError) as e:
+        string_to_number(["\udc80"])
+    assert str(e.value) == ("StringToNumber: input 'string_tensor': a str "
+                            "cannot be encoded as UTF-8")
+
+
+class BadRepr:
+    def __repr__(self):
+        return "\udc80"
+
+
+def test_a_repr_that_is_no_utf8_does_not_break_messages():
+    with pytest.raises(opgen.InvalidArgumentError):
+        _opgen.as_dtype(BadRepr())
+
+
 def test_half_maps_to_float16():
     y = example(np.array([1.5], np.float16))
     assert y.dtype == np.float16 and y[0] == 3
