@@ -95,9 +95,9 @@ static opr_status call_python(const opr_grad_op *op,
 static opr_status trampoline(const opr_grad_op *op,
                              const opr_tensor *const *out_grads,
                              opr_tensor **in_grads, void *user) {
-  if (!Py_IsInitialized())
+  if (!Py_IsInitialized() || opy_grad_finalizing())
     return opr_error(OPR_FAILED_PRECONDITION, "%s: the gradient is a "
-                     "Python function and Python has ended", op->op->name);
+                     "Python function and Python is ending", op->op->name);
   PyGILState_STATE g = PyGILState_Ensure();
   opr_status s = call_python(op, out_grads, in_grads, user);
   PyGILState_Release(g);
