@@ -242,6 +242,23 @@ static const char *first_odd_type(PyArrayObject *a, PyObject *obj) {
   return opy_type_name(obj);
 }
 
+/* Whether a Python int is beyond int64. */
+static bool int_overflows(PyObject *o) {
+  int overflow = 0;
+  PyLong_AsLongLongAndOverflow(o, &overflow);
+  return overflow != 0;
+}
+
+/* The first element of an object array that is neither bytes nor str
+ * (borrowed), or NULL. */
+static PyObject *first_non_string(PyArrayObject *a) {
+  PyObject **items = PyArray_DATA(a); /* fresh: C-contiguous */
+  for (npy_intp i = 0; i < PyArray_SIZE(a); i++)
+    if (!items[i] || !(PyBytes_Check(items[i]) || PyUnicode_Check(items[i])))
+      return items[i] ? items[i] : Py_None;
+  return NULL;
+}
+
 /* A tensor of a nested list or scalar, inferred by numpy, then typed. */
 static opr_tensor *from_python(PyObject *obj, opr_dtype hint,
                                const opy_arg_name *who) {
@@ -253,6 +270,18 @@ static opr_tensor *from_python(PyObject *obj, opr_dtype hint,
     return NULL;
   }
   char kind = PyArray_DESCR(a)->kind;
+  if ((kind == 'S' || kind == 'U') &&
+      (PyList_Check(obj) || PyTuple_Check(obj))) {
+    /* numpy turns [b"1", 2.5] into bytes; TensorFlow refuses the mix. */
+    PyArrayObject *o = (PyArrayObject *)PyArray_FromAny(
+        obj, PyArray_DescrFromType(NPY_OBJECT), 0, 0, NPY_ARRAY_DEFAULT, NULL);
+    if (!o) {
+      PyErr_Clear();
+    } else {
+      Py_SETREF(a, o);
+      kind = 'O';
+    }
+  }
   opr_tensor *t = NULL;
   int64_t lo;
   uint64_t hi;
@@ -262,11 +291,15 @@ static opr_tensor *from_python(PyObject *obj, opr_dtype hint,
         !ints_in_range(a, lo, hi))))
     hint = OPR_DT_INVALID;
   bool no_hint = hint == OPR_DT_INVALID || hint == OPR_DT_STRING;
-  if (kind == 'O' && no_hint) {
+  PyObject *odd = kind == 'O' ? first_non_string(a) : NULL;
+  if (kind == 'O' && no_hint && !odd) {
     t = strings_from_array(a, who);
+  } else if (odd && PyLong_Check(odd) && !PyBool_Check(odd) &&
+             int_overflows(odd)) {
+    conv_error(who, "a value is out of range of int64");
   } else if (kind == 'O') {
     conv_error(who, "cannot convert %.100s to a tensor",
-               first_odd_type(a, obj));
+               odd ? opy_type_name(odd) : first_odd_type(a, obj));
   } else if ((kind == 'S' || kind == 'U') && no_hint) {
     t = strings_from_array(a, who);
   } else if (kind == 'S' || kind == 'U') {

@@ -184,6 +184,25 @@ def test_a_literal_that_does_not_fit_a_fixed_type_is_refused():
                             "of int8")
 
 
+def test_an_int_beyond_64_bits_is_out_of_range():
+    with pytest.raises(opgen.InvalidArgumentError) as e:
+        example([2 ** 64])
+    assert str(e.value) == ("Example: input 'input': a value is out of "
+                            "range of int64")
+    assert example([2 ** 63]).dtype == np.uint64
+
+
+def test_a_list_of_strings_and_numbers_names_the_number():
+    with pytest.raises(opgen.InvalidArgumentError) as e:
+        string_to_number([b"1", 2.5])
+    assert str(e.value) == ("StringToNumber: input 'string_tensor': cannot "
+                            "convert float to a tensor")
+    with pytest.raises(opgen.InvalidArgumentError) as e:
+        example([1, "2"])
+    assert str(e.value) == ("Example: input 'input': cannot convert int to "
+                            "a tensor")
+
+
 def test_ragged_lists_are_an_invalid_argument():
     with pytest.raises(opgen.InvalidArgumentError) as e:
         example([[1, 2], [3]])
