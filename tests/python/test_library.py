@@ -1,5 +1,6 @@
 """opgen.load_op_library: a library's ops as a module, loaded once, and
 the runtime's errors for what is no op library."""
+import concurrent.futures
 import inspect
 import os
 import pathlib
@@ -16,7 +17,8 @@ def test_a_library_is_a_module_of_its_ops(zero_out_lib_path):
     lib = opgen.load_op_library(zero_out_lib_path)
     assert isinstance(lib, type(opgen))
     assert lib.__name__ == "zero_out_lib"
-    assert lib.__file__ == zero_out_lib_path
+    # The path of its first load (another test may have come first).
+    assert os.path.samefile(lib.__file__, zero_out_lib_path)
     assert lib.__all__ == ["lib_zero_out"]
     assert "lib_zero_out" in dir(lib)
     fn = lib.lib_zero_out
@@ -140,3 +142,55 @@ def test_a_device_or_directory_is_refused(path):
 def test_a_path_of_the_wrong_type_is_a_type_error():
     with pytest.raises(TypeError):
         opgen.load_op_library(42)
+
+
+def _oplib(build_dir, name):
+    """A library of tests/oplib (built with the whole build, not by
+    test_python's dependencies): skipped when absent."""
+    path = os.path.join(build_dir, "tests", "oplib", name + ".so")
+    if not os.path.exists(path):
+        pytest.skip("%s is not built" % path)
+    return path
+
+
+@pytest.mark.parametrize("name, error, message", [
+    ("conflict_lib", "AbortedError",
+     "': op 'ZeroOut' is already registered with a different definition "
+     "(input 0: names differ ('to_zero' vs 'x'))"),
+    ("ctor_bad_abi", "FailedPreconditionError",
+     "' was built for op library ABI version 999; this runtime loads "
+     "version 1 (rebuild the library against this runtime)"),
+    ("ctor_bad_hash", "DataLossError",
+     "': its 1 op definitions hash to 0x"),
+])
+def test_a_refused_library_raises_the_runtimes_error(build_dir, name, error,
+                                                     message):
+    path = _oplib(build_dir, name)
+    with pytest.raises(getattr(opgen, error)) as e:
+        opgen.load_op_library(path)
+    assert str(e.value).startswith("opr_load_library: '%s%s" % (path,
+                                                                 message))
+    # Nothing was kept: the same error again.
+    with pytest.raises(getattr(opgen, error)):
+        opgen.load_op_library(path)
+
+
+def test_a_library_without_ops_is_an_empty_module(build_dir):
+    lib = opgen.load_op_library(_oplib(build_dir, "empty_lib"))
+    assert lib.__name__ == "empty_lib"
+    assert lib.__all__ == []
+
+
+def test_threads_loading_one_library_get_one_object(zero_out_lib_path,
+                                                    tmp_path):
+    # Each thread through its own symlink: the cache and the runtime's
+    # identity both decide, concurrently.
+    paths = []
+    for i in range(8):
+        link = tmp_path / ("t%d.so" % i)
+        link.symlink_to(zero_out_lib_path)
+        paths.append(str(link))
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        libs = list(pool.map(opgen.load_op_library, paths))
+    assert all(lib is libs[0] for lib in libs)
+    assert libs[0] is opgen.load_op_library(zero_out_lib_path)
