@@ -88,11 +88,15 @@ PyObject *opy_array_from_tensor(opr_tensor *t) {
     return NULL;
   }
   owner->t = opr_tensor_ref(t);
+  /* A tensor with a release function does not own its memory: it wraps
+   * someone's (an input array a gradient passed through, say), which may
+   * be read-only. Its array is read-only too. */
+  int flags = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
+              (t->release ? 0 : NPY_ARRAY_WRITEABLE);
   /* Steals d. An empty tensor may have no memory: numpy allocates then. */
-  PyObject *arr = PyArray_NewFromDescr(
-      &PyArray_Type, d, t->rank, dims, NULL,
-      t->num_elements > 0 ? t->data : NULL,
-      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+  PyObject *arr = PyArray_NewFromDescr(&PyArray_Type, d, t->rank, dims, NULL,
+                                       t->num_elements > 0 ? t->data : NULL,
+                                       flags, NULL);
   if (!arr) {
     Py_DECREF(owner);
     return NULL;
