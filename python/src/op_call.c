@@ -292,7 +292,7 @@ static PyObject *wrap_outputs(const call_state *c, opr_tensor **outs,
 
 /* ---- the call ---- */
 
-static PyObject *run(const opy_op *self, call_state *c) {
+static PyObject *run(call_state *c) {
   const opr_op_def *op = c->op;
   size_t max = 0;
   for (size_t o = 0; o < op->noutputs; o++) {
@@ -315,7 +315,6 @@ static PyObject *run(const opy_op *self, call_state *c) {
   if (s) return opy_raise_status(s);
   PyObject *r = wrap_outputs(c, outs, nouts);
   for (size_t i = 0; i < nouts; i++) opr_tensor_unref(outs[i]);
-  (void)self;
   return r;
 }
 
@@ -354,7 +353,7 @@ PyObject *opy_op_vectorcall(PyObject *callable, PyObject *const *args,
     for (size_t i = 0; i < op->nattrs; i++) c.resolved[i] = OPR_DT_INVALID;
     if (bind(self, args, PyVectorcall_NARGS(nargsf), kwnames, c.bound) == 0 &&
         convert_attrs(self, &c) == 0 && convert_inputs(self, &c) == 0)
-      result = run(self, &c);
+      result = run(&c);
   }
   for (size_t i = 0; i < c.ntensors; i++)
     opr_tensor_unref((opr_tensor *)c.tensors[i]);

@@ -137,6 +137,7 @@ static PyObject *registered_names(void) {
 }
 
 int opy_op_info_snapshot_shipped(void) {
+  if (shipped) return 0; /* a second import: libraries may be loaded */
   PyObject *l = registered_names();
   if (!l) return -1;
   Py_XSETREF(shipped, PyList_AsTuple(l));
