@@ -157,6 +157,14 @@ static PyObject *op_get_params(PyObject *o, void *c) {
   return Py_NewRef(((opy_op *)o)->params_tuple);
 }
 
+/* Stored on a class, an op stays unbound (as a staticmethod); being a
+ * method descriptor also makes pydoc's help() show its signature. */
+static PyObject *op_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+  (void)obj;
+  (void)type;
+  return Py_NewRef(self);
+}
+
 static PyObject *op_repr(PyObject *o) {
   return PyUnicode_FromFormat("<opgen op %s>", ((opy_op *)o)->op->name);
 }
@@ -185,6 +193,7 @@ static PyTypeObject op_type = {
     .tp_traverse = op_traverse,
     .tp_clear = op_clear,
     .tp_repr = op_repr,
+    .tp_descr_get = op_descr_get,
     .tp_call = PyVectorcall_Call,
     .tp_vectorcall_offset = offsetof(opy_op, vectorcall),
     .tp_dictoffset = offsetof(opy_op, dict),

@@ -58,6 +58,14 @@ def test_instance_attributes_are_writable():
     assert str(inspect.signature(op)) == "(input)"
 
 
+def test_an_op_on_a_class_stays_unbound():
+    class Holder:
+        example = _opgen.Op("Example")
+
+    np.testing.assert_array_equal(Holder().example([1.0]), [2.0])
+    assert inspect.ismethoddescriptor(Holder.__dict__["example"])
+
+
 def test_positional_and_keyword_arguments():
     x = np.arange(4, dtype=np.int32)
     zero_out = _opgen.Op("ZeroOut")
