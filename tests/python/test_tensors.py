@@ -300,3 +300,19 @@ def test_large_arrays_round_trip_without_copy_of_the_output():
     x = np.ones((512, 1024), np.float32)
     y = example(x)
     assert y.base is not None and y.sum() == 2 * x.size
+
+
+def test_without_ml_dtypes_bfloat16_has_no_numpy_dtype():
+    import subprocess
+    code = ("import sys; sys.modules['ml_dtypes'] = None\n"
+            "import opgen\n"
+            "try:\n"
+            "    opgen._opgen.as_dtype('bfloat16')\n"
+            "except opgen.InvalidArgumentError as e:\n"
+            "    print(e)\n"
+            "print(opgen._opgen.dtype_name('bfloat16'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "dtype bfloat16 has no numpy dtype (install ml_dtypes)", "bfloat16"]
