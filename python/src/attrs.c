@@ -96,7 +96,8 @@ static int conv_string(const attr_ctx *c, PyObject *o, opy_arena *a,
     p = PyBytes_AS_STRING(o);
     n = PyBytes_GET_SIZE(o);
   } else {
-    return attr_fail(c, "expected a str or bytes, got %.100s", opy_type_name(o));
+    return attr_fail(c, "expected a str or bytes, got %.100s",
+                     opy_type_name(o));
   }
   char *copy = opy_arena_alloc(a, (size_t)n + 1);
   if (!copy) return -1;

@@ -178,7 +178,8 @@ int opy_dtype_from_python(PyObject *obj, opr_dtype *out) {
   }
   if (*out != OPR_DT_INVALID) return 0;
   PyObject *r = PyObject_Repr(obj);
-  opy_invalid("cannot interpret %.200s as a dtype", opy_utf8_or(r, "the value"));
+  opy_invalid("cannot interpret %.200s as a dtype",
+              opy_utf8_or(r, "the value"));
   Py_XDECREF(r);
   return -1;
 }

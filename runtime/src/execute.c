@@ -1,6 +1,6 @@
 /* The generic entry: any registered op by name (or by its definition),
- * attrs by name, outputs flattened. The same check and dispatch as the typed wrappers; only
- * the name lookups are extra. */
+ * attrs by name, outputs flattened. The same check and dispatch as the
+ * typed wrappers; only the name lookups are extra. */
 #include "internal.h"
 
 #include <stdint.h>
