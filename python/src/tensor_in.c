@@ -365,6 +365,70 @@ static opr_tensor *scalar_fast(PyObject *obj, opr_dtype hint) {
   return NULL;
 }
 
+/* The dtype a flat list of exact ints and floats takes, as from_python
+ * would give it; OPR_DT_INVALID to leave the list to from_python (other
+ * items, a hint it does not fit). */
+static opr_dtype flat_list_dtype(PyObject *seq, opr_dtype hint,
+                                 bool preferred) {
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  bool has_float = false, all_int32 = true;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
+    if (PyFloat_CheckExact(x)) {
+      has_float = true;
+    } else if (PyLong_CheckExact(x)) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+      if (overflow) return OPR_DT_INVALID;
+      all_int32 &= v >= INT32_MIN && v <= INT32_MAX;
+    } else {
+      return OPR_DT_INVALID;
+    }
+  }
+  if (hint == OPR_DT_FLOAT || hint == OPR_DT_DOUBLE) return hint;
+  if (hint == OPR_DT_INT64 && !has_float) return hint;
+  if (hint == OPR_DT_INT32 && !has_float && all_int32) return hint;
+  /* Another hint, or one the values do not fit: from_python decides (an
+   * error for a strict hint), except that a preferred int hint the
+   * values do not fit gives way to their own type here too. */
+  bool gives_way = preferred && (hint == OPR_DT_INT32 ||
+                                 hint == OPR_DT_INT64);
+  if (hint != OPR_DT_INVALID && !gives_way) return OPR_DT_INVALID;
+  if (has_float) return OPR_DT_FLOAT;
+  return all_int32 ? OPR_DT_INT32 : OPR_DT_INT64;
+}
+
+/* A 1-d tensor of a flat list of Python ints and floats, without numpy's
+ * discovery and cast; NULL (no exception) to take the general path. */
+static opr_tensor *flat_list_fast(PyObject *obj, opr_dtype hint,
+                                  bool preferred) {
+  if (!PyList_CheckExact(obj) && !PyTuple_CheckExact(obj)) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+  opr_dtype dt = n > 0 ? flat_list_dtype(obj, hint, preferred)
+                       : OPR_DT_INVALID;
+  if (dt == OPR_DT_INVALID) return NULL;
+  int64_t dims[1] = {n};
+  opr_tensor *t = NULL;
+  opr_status s = opr_tensor_new(dt, 1, dims, &t);
+  if (s) {
+    opy_raise_status(s);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *x = PySequence_Fast_GET_ITEM(obj, i);
+    double d = PyFloat_CheckExact(x) ? PyFloat_AS_DOUBLE(x) : 0;
+    long long v = PyFloat_CheckExact(x) ? 0 : PyLong_AsLongLong(x);
+    if (!PyFloat_CheckExact(x)) d = (double)v;
+    switch (dt) {
+    case OPR_DT_FLOAT: ((float *)t->data)[i] = (float)d; break;
+    case OPR_DT_DOUBLE: ((double *)t->data)[i] = d; break;
+    case OPR_DT_INT32: ((int32_t *)t->data)[i] = (int32_t)v; break;
+    default: ((int64_t *)t->data)[i] = (int64_t)v; break;
+    }
+  }
+  return t;
+}
+
 static opr_tensor *from_dlpack(PyObject *obj, const opy_arg_name *who) {
   static PyObject *from_dlpack_fn;
   if (!from_dlpack_fn) {
@@ -393,7 +457,9 @@ opr_tensor *opy_tensor_convert(PyObject *obj, opr_dtype hint,
   if ((t = opy_tape_find(obj))) return opr_tensor_ref(t);
   if (PyArray_Check(obj)) {
     t = from_array((PyArrayObject *)obj, who);
-  } else if ((t = scalar_fast(obj, hint)) || PyErr_Occurred()) {
+  } else if ((t = scalar_fast(obj, hint)) || PyErr_Occurred() ||
+             (t = flat_list_fast(obj, hint, who->preferred)) ||
+             PyErr_Occurred()) {
     /* done */
   } else if (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj)) {
     PyObject *a = PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);

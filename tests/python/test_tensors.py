@@ -316,3 +316,32 @@ def test_without_ml_dtypes_bfloat16_has_no_numpy_dtype():
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
         "dtype bfloat16 has no numpy dtype (install ml_dtypes)", "bfloat16"]
+
+
+@pytest.mark.parametrize("value", [
+    [1.5, 2], (1, 2), [1, 2 ** 40], [2 ** 40, 1.0], [-(2 ** 31)], [2 ** 31],
+    [float("nan"), float("inf")], [0.1],
+])
+def test_flat_lists_convert_as_nested_lists_do(value):
+    # A flat list takes a shortcut; [value] goes the general way.
+    flat, nested = example(value), example([value])[0]
+    assert flat.dtype == nested.dtype
+    np.testing.assert_array_equal(flat, nested)
+
+
+def _outcome(f, *args):
+    try:
+        y = f(*args)
+    except opgen.InvalidArgumentError as e:
+        return "error", str(e).replace("element 1", "element ?")
+    return y.dtype, y.ravel().tolist()
+
+
+@pytest.mark.parametrize("value", [[1, 2], [1.5], [2 ** 40], [1, 2.5]])
+def test_flat_lists_follow_a_preferred_or_strict_hint(value):
+    # ZeroOut prefers int32; AddN's first array fixes the type strictly.
+    assert _outcome(zero_out, value) == _outcome(zero_out, [value])
+    for dtype in (np.float32, np.float64, np.int32, np.int64, np.int8):
+        first = np.zeros(len(value), dtype)
+        assert _outcome(add_n, [first, value]) == \
+            _outcome(add_n, [first[None], [value]])
