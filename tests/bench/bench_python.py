@@ -40,6 +40,7 @@ def rows():
         ("opgen.ops.example(1.0) (scalar in)", "example(xs)", g),
         ("numpy: x * 2", "x * 2", g),
         ("numpy: np.multiply(x, 2)", "np.multiply(x, 2)", g),
+        ("numpy: np.add(x, x)", "np.add(x, x)", g),
         ("Python: a function returning x", "noop(x)", g),
     ]
 
