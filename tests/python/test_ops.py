@@ -2,6 +2,7 @@
 snake case), signatures, docstrings, module attributes, the listing."""
 import inspect
 import os
+import pydoc
 import re
 
 import numpy as np
@@ -209,6 +210,12 @@ def test_help_shows_signature_and_docstring():
     assert inspect.getdoc(opgen.ops.zero_out) == text.rstrip("\n")
     assert str(inspect.signature(opgen.ops.zero_out)) == \
         "(to_zero, preserve_index=0)"
+
+
+def test_pydoc_renders_an_op_as_a_function():
+    text = pydoc.render_doc(opgen.ops.zero_out, renderer=pydoc.plaintext)
+    assert ("\nzero_out(to_zero, preserve_index=0)\n"
+            "    Zeroes all elements of a tensor but one.\n") in text
 
 
 def test_functions_are_the_same_object_each_time():
