@@ -8,7 +8,6 @@ gathers the functions into module-like objects.
 import inspect
 import keyword
 import os
-import stat
 import sys
 import textwrap
 import threading
@@ -214,20 +213,6 @@ _libraries_by_path = {}  # realpath -> OpLibrary
 _libraries_by_name = {}  # the runtime's library name -> OpLibrary
 
 
-def _refuse_special_file(path):
-    """dlopen of a FIFO would block and of a device read forever: a path
-    that names an existing file that is not a regular one is refused,
-    as the runtime refuses a file that is no library."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return  # the runtime reports a missing file
-    if not stat.S_ISREG(mode):
-        raise _opgen.InvalidArgumentError(
-            "opr_load_library: '%s' cannot be loaded: not a regular file"
-            % path)
-
-
 def load_op_library(path):
     """Loads the op library at `path` (as tf.load_op_library does) and
     returns a module whose functions are its ops, in snake case. Loading
@@ -243,8 +228,6 @@ def load_op_library(path):
         lib = _libraries_by_path.get(real)
         if lib is not None:
             return lib
-        if "/" in path:
-            _refuse_special_file(path)
         name, loaded_path, op_names = _opgen.load_library(path)
         lib = _libraries_by_name.get(name)
         if lib is None:

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct opr_library {
@@ -32,8 +33,15 @@ struct opr_library {
 static pthread_mutex_t load_mutex = PTHREAD_MUTEX_INITIALIZER;
 static opr_library *loaded; /* newest first; never freed */
 
-/* dlopen, telling a missing file apart from a file that is no library. */
+/* dlopen, telling a missing file apart from a file that is no library.
+ * A FIFO would block dlopen and a device feed it without end: a path to
+ * anything but a regular file is refused before it is opened. */
 static opr_status open_library(const char *path, void **handle) {
+  struct stat st;
+  *handle = NULL;
+  if (strchr(path, '/') && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_load_library: '%s' cannot "
+                     "be loaded: not a regular file", path);
   *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (*handle) return OPR_OK;
   const char *why = dlerror();

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static opr_context *ctx;
 
@@ -116,6 +118,23 @@ static void a_file_that_is_no_library_is_invalid(void **state) {
   (void)state;
   expect_code(opr_load_library(OPLIB_NOT_A_LIBRARY, NULL),
               OPR_INVALID_ARGUMENT, OPLIB_NOT_A_LIBRARY, "cannot be loaded");
+}
+
+/* A FIFO would block dlopen; a device or a directory is no library
+ * either. Each is refused at once, before it is opened. */
+static void a_path_to_no_regular_file_is_refused(void **state) {
+  (void)state;
+  char fifo[] = "/tmp/opgen-oplib-fifo-XXXXXX";
+  int fd = mkstemp(fifo);
+  assert_true(fd >= 0);
+  close(fd);
+  unlink(fifo);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  const char *paths[] = {fifo, "/dev/zero", "/tmp"};
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+    expect_code(opr_load_library(paths[i], NULL), OPR_INVALID_ARGUMENT,
+                paths[i], "cannot be loaded: not a regular file");
+  unlink(fifo);
 }
 
 static void another_abi_version_fails_precondition(void **state) {
@@ -583,6 +602,7 @@ int main(void) {
       cmocka_unit_test(loading_twice_is_already_exists),
       cmocka_unit_test(a_missing_file_is_not_found),
       cmocka_unit_test(a_file_that_is_no_library_is_invalid),
+      cmocka_unit_test(a_path_to_no_regular_file_is_refused),
       cmocka_unit_test(another_abi_version_fails_precondition),
       cmocka_unit_test(another_hash_is_data_loss),
       cmocka_unit_test(a_conflicting_op_aborts_the_load),

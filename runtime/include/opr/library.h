@@ -67,7 +67,9 @@ typedef struct opr_library opr_library;
  *                        before its ops were committed is of an op that
  *                        is neither registered nor one of its own;
  *   INVALID_ARGUMENT     not a loadable opgen op library (dlopen's reason,
- *                        or no opr_library_entry); it registers two
+ *                        or no opr_library_entry); a path to something
+ *                        other than a regular file (a FIFO, a device, a
+ *                        directory), refused before it is opened; it registers two
  *                        different definitions of one op name; a staged
  *                        kernel's constraint or host-memory name is no
  *                        attr or argument of its op;
