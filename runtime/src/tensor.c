@@ -167,6 +167,16 @@ opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
   return opr_tensor_create("opr_tensor_new", dtype, rank, dims, out);
 }
 
+opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
+                               opr_tensor **out) {
+  if (!out || !like)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_tensor_new_like: %s is NULL",
+                     !out ? "out" : "like");
+  *out = NULL;
+  return opr_tensor_create_output("opr_tensor_new_like", dtype, like->rank,
+                                  like->dims, out);
+}
+
 opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
                                 const void *data, size_t nbytes,
                                 opr_tensor **out) {

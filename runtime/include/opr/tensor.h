@@ -61,6 +61,12 @@ opr_status opr_tensor_wrap(opr_dtype dtype, int rank, const int64_t *dims,
                            void *data, size_t nbytes,
                            void (*release)(void *arg), void *arg,
                            opr_tensor **out);
+/* A host tensor of `dtype` with `like`'s shape (a valid tensor's, so
+ * not checked again), one reference, its data NOT cleared (string
+ * elements excepted): for an output a kernel writes completely. The
+ * generated fast paths allocate outputs with it. */
+opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
+                               opr_tensor **out);
 /* A string tensor from `count` C strings, or byte strings when `lens`
  * is given. */
 opr_status opr_tensor_from_strings(int rank, const int64_t *dims,
