@@ -90,6 +90,10 @@ int opy_attr_from_python(const opr_op_def *op, const opr_attr_def *def,
 /* ---- op_info.c ---- */
 /* The op_def dict of `op` (new reference). */
 PyObject *opy_op_def_dict(const opr_op_def *op);
+/* The registered op `name`; NotFoundError when there is none. */
+const opr_op_def *opy_find_op(const char *name);
+/* The names of defs[0..n), as a list. */
+PyObject *opy_op_names(const opr_op_def *const *defs, size_t n);
 int opy_op_info_init(PyObject *module);
 /* Records the ops registered so far as the shipped ones. */
 int opy_op_info_snapshot_shipped(void);
