@@ -93,25 +93,16 @@ static PyObject *code_class(opr_code code) {
   return classes[code] = cls;
 }
 
-/* module.name = cls, the module taking its own reference. */
-static int add_ref(PyObject *module, const char *name, PyObject *cls) {
-  Py_INCREF(cls);
-  if (PyModule_AddObject(module, name, cls) < 0) {
-    Py_DECREF(cls);
-    return -1;
-  }
-  return 0;
-}
-
 int opy_errors_init(PyObject *module) {
   if (!op_error) {
     op_error = PyType_FromSpecWithBases(&error_spec, PyExc_Exception);
     if (!op_error || set_code(op_error, OPR_UNKNOWN) < 0) return -1;
   }
-  if (add_ref(module, "OpError", op_error) < 0) return -1;
+  if (PyModule_AddObjectRef(module, "OpError", op_error) < 0) return -1;
   for (int c = OPR_CANCELLED; c < NCODES; c++) {
     PyObject *cls = code_class((opr_code)c);
-    if (!cls || add_ref(module, class_names[c], cls) < 0) return -1;
+    if (!cls || PyModule_AddObjectRef(module, class_names[c], cls) < 0)
+      return -1;
   }
   return 0;
 }

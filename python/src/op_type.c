@@ -207,10 +207,5 @@ int opy_op_init(PyObject *module) {
     if (!is_keyword) return -1;
   }
   if (PyType_Ready(&op_type) < 0) return -1;
-  Py_INCREF(&op_type);
-  if (PyModule_AddObject(module, "Op", (PyObject *)&op_type) < 0) {
-    Py_DECREF(&op_type);
-    return -1;
-  }
-  return 0;
+  return PyModule_AddObjectRef(module, "Op", (PyObject *)&op_type);
 }

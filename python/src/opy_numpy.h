@@ -14,20 +14,6 @@
 #endif
 #include <numpy/arrayobject.h>
 
-/* ---- Python versions (3.9 and later) ---- */
-#if PY_VERSION_HEX < 0x030A0000
-static inline PyObject *opy_new_ref(PyObject *o) {
-  Py_INCREF(o);
-  return o;
-}
-#define Py_NewRef(o) opy_new_ref((PyObject *)(o))
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-#define opy_is_finalizing() Py_IsFinalizing()
-#else
-#define opy_is_finalizing() _Py_IsFinalizing()
-#endif
-
 /* s's UTF-8 text, or `otherwise` when s is NULL or cannot be encoded
  * (for messages; clears the encoding error). */
 static inline const char *opy_utf8_or(PyObject *s, const char *otherwise) {
