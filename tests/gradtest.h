@@ -173,4 +173,22 @@ static inline void gt_register(void) {
   kt_expect_ok(opr_register_gradient("GradTestSplit", gt_split_grad, NULL));
 }
 
+/* The one-thread context a gradient test program shares: the group setup
+ * gt_setup registers the ops and makes it, gt_teardown frees it. */
+static opr_context *gt_ctx;
+
+static inline int gt_setup(void **state) {
+  (void)state;
+  gt_register();
+  gt_ctx = kt_context(1);
+  return 0;
+}
+
+static inline int gt_teardown(void **state) {
+  (void)state;
+  opr_context_free(gt_ctx);
+  gt_ctx = NULL;
+  return 0;
+}
+
 #endif

@@ -4,21 +4,7 @@
  * function), persistence, and zeros for outputs nothing depends on. */
 #include "gradtest.h"
 
-static opr_context *ctx;
 static opr_tape *tape;
-
-static int setup(void **state) {
-  (void)state;
-  gt_register();
-  ctx = kt_context(1);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
 
 /* Each test records on a fresh tape. */
 static int start(void **state) {
@@ -37,13 +23,13 @@ static int finish(void **state) {
 
 static opr_tensor *example(const opr_tensor *x) {
   opr_tensor *y = NULL;
-  kt_expect_ok(demo_example(ctx, x, &y));
+  kt_expect_ok(demo_example(gt_ctx, x, &y));
   return y;
 }
 
 static opr_tensor *add_n(const opr_tensor *const *xs, size_t n) {
   opr_tensor *y = NULL;
-  kt_expect_ok(demo_add_n(ctx, xs, n, &y));
+  kt_expect_ok(demo_add_n(gt_ctx, xs, n, &y));
   return y;
 }
 
@@ -55,7 +41,7 @@ static void chain_multiplies(void **state) {
   (void)state;
   opr_tensor *x = gt_vec(OPR_DT_FLOAT, 2, (double[]){1, -2});
   opr_tensor *a = example(x), *b = example(a), *c = example(b);
-  opr_tensor *g = gt_grad(tape, ctx, c, x);
+  opr_tensor *g = gt_grad(tape, gt_ctx, c, x);
   gt_expect(g, (double[]){8, 8}, 2, 0);
   opr_tensor_unref(g);
   unref_all((opr_tensor *[]){x, a, b, c}, 4);
@@ -65,13 +51,13 @@ static void fan_out_sums(void **state) {
   (void)state;
   opr_tensor *x = gt_vec(OPR_DT_DOUBLE, 3, (double[]){1, 2, 3});
   opr_tensor *y = add_n((const opr_tensor *const[]){x, x}, 2);
-  opr_tensor *g = gt_grad(tape, ctx, y, x);
+  opr_tensor *g = gt_grad(tape, gt_ctx, y, x);
   gt_expect(g, (double[]){2, 2, 2}, 3, 0);
   opr_tensor_unref(g);
   /* Across calls: z = AddN(Example(x), x): 2 + 1. */
   opr_tensor *a = example(x);
   opr_tensor *z = add_n((const opr_tensor *const[]){a, x}, 2);
-  g = gt_grad(tape, ctx, z, x);
+  g = gt_grad(tape, gt_ctx, z, x);
   gt_expect(g, (double[]){3, 3, 3}, 3, 0);
   opr_tensor_unref(g);
   unref_all((opr_tensor *[]){x, y, a, z}, 4);
@@ -84,7 +70,8 @@ static void unconnected_source_is_null(void **state) {
   opr_tensor *y = example(x), *v = example(u);
   const opr_tensor *sources[3] = {x, u, v}, *target = y;
   opr_tensor *g[3] = {NULL, NULL, NULL};
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, NULL, 1, sources, 3, g));
+  kt_expect_ok(
+      opr_tape_gradient(tape, gt_ctx, &target, NULL, 1, sources, 3, g));
   gt_expect(g[0], (double[]){2}, 1, 0);
   assert_null(g[1]);
   assert_null(g[2]);
@@ -96,14 +83,14 @@ static void target_that_is_a_source(void **state) {
   (void)state;
   opr_tensor *x = gt_vec(OPR_DT_FLOAT, 2, (double[]){1, 2});
   opr_tensor *y = example(x);
-  opr_tensor *g = gt_grad(tape, ctx, x, x); /* d x / d x: ones */
+  opr_tensor *g = gt_grad(tape, gt_ctx, x, x); /* d x / d x: ones */
   gt_expect(g, (double[]){1, 1}, 2, 0);
   opr_tensor_unref(g);
   /* An intermediate result as a source; the same source twice. */
   opr_tensor *z = example(y);
   const opr_tensor *sources[3] = {x, y, x}, *target = z;
   opr_tensor *gs[3];
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, NULL, 1, sources, 3,
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, &target, NULL, 1, sources, 3,
                                  gs));
   gt_expect(gs[0], (double[]){4, 4}, 2, 0);
   gt_expect(gs[1], (double[]){2, 2}, 2, 0);
@@ -124,7 +111,7 @@ static void several_targets_sum(void **state) {
   opr_tensor *y = example(x), *z = example(y), *w = example(c);
   const opr_tensor *targets[3] = {y, z, w}, *source = x;
   opr_tensor *g = NULL;
-  kt_expect_ok(opr_tape_gradient(tape, ctx, targets, NULL, 3, &source, 1,
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, targets, NULL, 3, &source, 1,
                                  &g));
   gt_expect(g, (double[]){6}, 1, 0);
   opr_tensor_unref(g);
@@ -138,18 +125,20 @@ static void target_gradients_are_used(void **state) {
   opr_tensor *y = example(x);
   const opr_tensor *target = y, *tg = dy, *source = x;
   opr_tensor *g = NULL;
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, &tg, 1, &source, 1, &g));
+  kt_expect_ok(
+      opr_tape_gradient(tape, gt_ctx, &target, &tg, 1, &source, 1, &g));
   gt_expect(g, (double[]){2, -4, 1}, 3, 0);
   opr_tensor_unref(g);
   /* A target that is the source gets the given gradient, as a copy. */
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &source, &tg, 1, &source, 1, &g));
+  kt_expect_ok(
+      opr_tape_gradient(tape, gt_ctx, &source, &tg, 1, &source, 1, &g));
   gt_expect(g, (double[]){1, -2, 0.5}, 3, 0);
   assert_ptr_not_equal(g, dy);
   assert_int_equal(dy->refcount, 1);
   opr_tensor_unref(g);
   /* A NULL entry: ones. */
   const opr_tensor *none = NULL;
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, &none, 1, &source, 1,
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, &target, &none, 1, &source, 1,
                                  &g));
   gt_expect(g, (double[]){2, 2, 2}, 3, 0);
   opr_tensor_unref(g);
@@ -164,7 +153,7 @@ static void target_gradient_of_another_shape_is_refused(void **state) {
   const opr_tensor *target = y, *tg = dy, *source = x;
   opr_tensor *g = dy; /* set to NULL on failure */
   kt_expect_status(
-      opr_tape_gradient(tape, ctx, &target, &tg, 1, &source, 1, &g),
+      opr_tape_gradient(tape, gt_ctx, &target, &tg, 1, &source, 1, &g),
       OPR_INVALID_ARGUMENT,
       "opr_tape_gradient: target_grads[0] has shape [2] and dtype double; "
       "target 0 has shape [3] and dtype float");
@@ -176,17 +165,17 @@ static void missing_gradient_is_not_found(void **state) {
   (void)state;
   opr_tensor *x = gt_vec(OPR_DT_INT32, 2, (double[]){1, 2});
   opr_tensor *y = NULL;
-  kt_expect_ok(demo_add_one(ctx, x, &y));
+  kt_expect_ok(demo_add_one(gt_ctx, x, &y));
   opr_tensor *z = example(y);
   const opr_tensor *target = z, *source = x;
   opr_tensor *g = NULL;
   kt_expect_status(
-      opr_tape_gradient(tape, ctx, &target, NULL, 1, &source, 1, &g),
+      opr_tape_gradient(tape, gt_ctx, &target, NULL, 1, &source, 1, &g),
       OPR_NOT_FOUND, "no gradient is registered for op 'AddOne'");
   assert_null(g);
   /* Off the path, a call without a gradient does not matter. */
   source = y;
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, NULL, 1, &source, 1,
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, &target, NULL, 1, &source, 1,
                                  &g));
   gt_expect(g, (double[]){2, 2}, 2, 0);
   opr_tensor_unref(g);
@@ -224,11 +213,11 @@ static void check_add_one_gradient(opr_gradient_fn fn, opr_code code,
   kt_expect_ok(opr_register_gradient("AddOne", fn, NULL));
   opr_tensor *x = gt_vec(OPR_DT_INT32, 2, (double[]){1, 2});
   opr_tensor *y = NULL;
-  kt_expect_ok(demo_add_one(ctx, x, &y));
+  kt_expect_ok(demo_add_one(gt_ctx, x, &y));
   opr_tensor *z = example(y);
   const opr_tensor *target = z, *sources[2] = {y, x};
   opr_tensor *g[2] = {NULL, NULL};
-  kt_expect_status(opr_tape_gradient(tape, ctx, &target, NULL, 1, sources, 2,
+  kt_expect_status(opr_tape_gradient(tape, gt_ctx, &target, NULL, 1, sources, 2,
                                      g),
                    code, message);
   assert_null(g[0]);
@@ -269,7 +258,7 @@ static void wrong_list_element_is_named(void **state) {
   const opr_tensor *target = y, *source = x;
   opr_tensor *g = NULL;
   kt_expect_status(
-      opr_tape_gradient(tape, ctx, &target, NULL, 1, &source, 1, &g),
+      opr_tape_gradient(tape, gt_ctx, &target, NULL, 1, &source, 1, &g),
       OPR_INVALID_ARGUMENT,
       "AddN: the gradient of input 'inputs' element 1 has shape [] and "
       "dtype float; the input has shape [2] and dtype float");
@@ -294,13 +283,13 @@ static void tape_answers_many_times(void **state) {
   size_t size = opr_tape_size(tape);
   assert_true(opr_tape_recording());
   for (int i = 0; i < 3; i++) {
-    opr_tensor *g = gt_grad(tape, ctx, z, x);
+    opr_tensor *g = gt_grad(tape, gt_ctx, z, x);
     gt_expect(g, (double[]){5, 5}, 2, 0);
     opr_tensor_unref(g);
   }
   assert_int_equal(opr_tape_size(tape), size);
   kt_expect_ok(opr_tape_stop(tape));
-  opr_tensor *g = gt_grad(tape, ctx, z, y);
+  opr_tensor *g = gt_grad(tape, gt_ctx, z, y);
   gt_expect(g, (double[]){2, 2}, 2, 0);
   opr_tensor_unref(g);
   unref_all((opr_tensor *[]){x, y, z}, 3);
@@ -312,15 +301,15 @@ static void unconnected_outputs_get_zeros(void **state) {
   (void)state;
   opr_tensor *x = gt_vec(OPR_DT_FLOAT, 2, (double[]){1, 2});
   opr_tensor *a = NULL, *b = NULL;
-  kt_expect_ok(gt_split(ctx, x, &a, &b));
-  opr_tensor *g = gt_grad(tape, ctx, a, x);
+  kt_expect_ok(gt_split(gt_ctx, x, &a, &b));
+  opr_tensor *g = gt_grad(tape, gt_ctx, a, x);
   gt_expect(g, (double[]){1, 1}, 2, 0);
   opr_tensor_unref(g);
-  g = gt_grad(tape, ctx, b, x);
+  g = gt_grad(tape, gt_ctx, b, x);
   gt_expect(g, (double[]){3, 3}, 2, 0);
   opr_tensor_unref(g);
   opr_tensor *c = add_n((const opr_tensor *const[]){a, b}, 2);
-  g = gt_grad(tape, ctx, c, x);
+  g = gt_grad(tape, gt_ctx, c, x);
   gt_expect(g, (double[]){4, 4}, 2, 0);
   opr_tensor_unref(g);
   unref_all((opr_tensor *[]){x, a, b, c}, 4);
@@ -335,19 +324,19 @@ static void bad_arguments_are_invalid_argument(void **state) {
     opr_status s;
     const char *msg;
   } cases[] = {
-      {opr_tape_gradient(NULL, ctx, &t, NULL, 1, &t, 1, &g),
+      {opr_tape_gradient(NULL, gt_ctx, &t, NULL, 1, &t, 1, &g),
        "the tape is NULL"},
       {opr_tape_gradient(tape, NULL, &t, NULL, 1, &t, 1, &g),
        "the context is NULL"},
-      {opr_tape_gradient(tape, ctx, NULL, NULL, 1, &t, 1, &g),
+      {opr_tape_gradient(tape, gt_ctx, NULL, NULL, 1, &t, 1, &g),
        "targets is NULL"},
-      {opr_tape_gradient(tape, ctx, &t, NULL, 1, NULL, 1, &g),
+      {opr_tape_gradient(tape, gt_ctx, &t, NULL, 1, NULL, 1, &g),
        "sources is NULL"},
-      {opr_tape_gradient(tape, ctx, &t, NULL, 1, &t, 1, NULL),
+      {opr_tape_gradient(tape, gt_ctx, &t, NULL, 1, &t, 1, NULL),
        "grads is NULL"},
-      {opr_tape_gradient(tape, ctx, &null, NULL, 1, &t, 1, &g),
+      {opr_tape_gradient(tape, gt_ctx, &null, NULL, 1, &t, 1, &g),
        "a target is NULL"},
-      {opr_tape_gradient(tape, ctx, &t, NULL, 1, &null, 1, &g),
+      {opr_tape_gradient(tape, gt_ctx, &t, NULL, 1, &null, 1, &g),
        "a source is NULL"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -356,7 +345,7 @@ static void bad_arguments_are_invalid_argument(void **state) {
     kt_expect_status(cases[i].s, OPR_INVALID_ARGUMENT, want);
   }
   assert_null(g);
-  kt_expect_ok(opr_tape_gradient(tape, ctx, NULL, NULL, 0, NULL, 0, NULL));
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, NULL, NULL, 0, NULL, 0, NULL));
   opr_tensor_unref(x);
 }
 
@@ -374,7 +363,7 @@ static void long_chain_is_linear(void **state) {
     y = next;
   }
   assert_int_equal(opr_tape_size(tape), LEN);
-  opr_tensor *g = gt_grad(tape, ctx, y, x);
+  opr_tensor *g = gt_grad(tape, gt_ctx, y, x);
   gt_expect(g, (double[]){1}, 1, 0);
   opr_tensor_unref(g);
   unref_all((opr_tensor *[]){x, zero, y}, 3);
@@ -400,5 +389,5 @@ int main(void) {
       T(long_chain_is_linear),
   };
 #undef T
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, gt_setup, gt_teardown);
 }

@@ -5,20 +5,6 @@
  * Then the half and bfloat16 gradients, and the ops' special cases. */
 #include "gradtest.h"
 
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  gt_register();
-  ctx = kt_context(1);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
 
 /* A tensor of small distinct values (no overflow, exact in double). */
 static opr_tensor *values(opr_dtype dt, int rank, const int64_t *dims,
@@ -83,7 +69,7 @@ static void check_op(op_fn f, opr_tensor *const *xs, size_t nxs,
   const opr_tensor *target = y, *tg = w;
   opr_tensor *g[4] = {NULL};
   assert_true(nxs <= 4);
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, &tg, 1,
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, &target, &tg, 1,
                                  (const opr_tensor *const *)xs, nxs, g));
   for (size_t k = 0; k < nxs; k++) {
     if (k >= ndiff) {
@@ -106,43 +92,43 @@ static void check_op(op_fn f, opr_tensor *const *xs, size_t nxs,
 static opr_status run_zero_out(opr_tensor *const *xs, opr_tensor **y,
                                const void *arg) {
   demo_zero_out_attrs a = {.preserve_index = *(const int64_t *)arg};
-  return demo_zero_out(ctx, xs[0], &a, y);
+  return demo_zero_out(gt_ctx, xs[0], &a, y);
 }
 
 static opr_status run_zero_out_int32(opr_tensor *const *xs, opr_tensor **y,
                                      const void *arg) {
   (void)arg;
-  return demo_zero_out_int32(ctx, xs[0], y);
+  return demo_zero_out_int32(gt_ctx, xs[0], y);
 }
 
 static opr_status run_zero_out_float_int32(opr_tensor *const *xs,
                                            opr_tensor **y, const void *arg) {
   (void)arg;
-  return demo_zero_out_float_int32(ctx, xs[0], y);
+  return demo_zero_out_float_int32(gt_ctx, xs[0], y);
 }
 
 static opr_status run_zero_out_real(opr_tensor *const *xs, opr_tensor **y,
                                     const void *arg) {
   (void)arg;
-  return demo_zero_out_real_number(ctx, xs[0], y);
+  return demo_zero_out_real_number(gt_ctx, xs[0], y);
 }
 
 static opr_status run_example(opr_tensor *const *xs, opr_tensor **y,
                               const void *arg) {
   (void)arg;
-  return demo_example(ctx, xs[0], y);
+  return demo_example(gt_ctx, xs[0], y);
 }
 
 static opr_status run_add_n(opr_tensor *const *xs, opr_tensor **y,
                             const void *arg) {
-  return demo_add_n(ctx, (const opr_tensor *const *)xs,
+  return demo_add_n(gt_ctx, (const opr_tensor *const *)xs,
                     *(const size_t *)arg, y);
 }
 
 static opr_status run_pad(opr_tensor *const *xs, opr_tensor **y,
                           const void *arg) {
   demo_pad_attrs a = {.mode = *(const demo_pad_mode *)arg};
-  return demo_pad(ctx, xs[0], xs[1], &a, y);
+  return demo_pad(gt_ctx, xs[0], xs[1], &a, y);
 }
 
 /* ---- the checks ---- */
@@ -161,7 +147,7 @@ static void zero_out_passes_only_the_kept_element(void **state) {
   opr_tensor *y = NULL;
   kt_expect_ok(run_zero_out(&x, &y, &keep));
   kt_expect_ok(opr_tape_stop(tape));
-  g = gt_grad(tape, ctx, y, x);
+  g = gt_grad(tape, gt_ctx, y, x);
   gt_expect(g, (double[]){0, 0, 0, 0, 1, 0}, 6, 0);
   opr_tensor_unref(g);
   opr_tensor_unref(y);
@@ -261,7 +247,7 @@ static void pad_folds_by_hand(void **state) {
     opr_tensor *y = NULL;
     kt_expect_ok(run_pad(xs, &y, &modes[m]));
     kt_expect_ok(opr_tape_stop(tape));
-    opr_tensor *g = gt_grad(tape, ctx, y, xs[0]);
+    opr_tensor *g = gt_grad(tape, gt_ctx, y, xs[0]);
     gt_expect(g, want[m], 3, 0);
     opr_tensor_unref(g);
     opr_tape_free(tape);
@@ -279,7 +265,7 @@ static opr_tensor *ones_grad(op_fn f, opr_tensor *const *xs, const void *arg) {
   opr_tensor *y = NULL;
   kt_expect_ok(f(xs, &y, arg));
   kt_expect_ok(opr_tape_stop(tape));
-  opr_tensor *g = gt_grad(tape, ctx, y, xs[0]);
+  opr_tensor *g = gt_grad(tape, gt_ctx, y, xs[0]);
   opr_tape_free(tape);
   opr_tensor_unref(y);
   return g;
@@ -330,7 +316,7 @@ static void pad_special_cases(void **state) {
   kt_expect_ok(run_pad(b, &y, &mode));
   kt_expect_ok(opr_tape_stop(tape));
   const opr_tensor *target = y, *source = b[0];
-  kt_expect_ok(opr_tape_gradient(tape, ctx, &target, &target, 1, &source, 1,
+  kt_expect_ok(opr_tape_gradient(tape, gt_ctx, &target, &target, 1, &source, 1,
                                  &g));
   assert_null(g);
   opr_tensor_unref(y);
@@ -365,5 +351,5 @@ int main(void) {
       cmocka_unit_test(half_and_bfloat16_gradients),
       cmocka_unit_test(pad_special_cases),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, gt_setup, gt_teardown);
 }

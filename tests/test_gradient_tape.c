@@ -6,20 +6,6 @@
 
 #include <stdlib.h>
 
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  gt_register();
-  ctx = kt_context(1);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
 
 static opr_tape *new_tape(void) {
   opr_tape *t = NULL;
@@ -29,7 +15,7 @@ static opr_tape *new_tape(void) {
 
 static opr_tensor *example(const opr_tensor *x) {
   opr_tensor *y = NULL;
-  kt_expect_ok(demo_example(ctx, x, &y));
+  kt_expect_ok(demo_example(gt_ctx, x, &y));
   return y;
 }
 
@@ -60,7 +46,7 @@ static void records_calls_only_while_recording(void **state) {
   assert_int_equal(opr_tape_size(t), 2);
   opr_tensor *unrecorded[] = {before, after};
   for (int i = 0; i < 2; i++) /* not on the tape: not connected */
-    assert_null(gt_grad(t, ctx, unrecorded[i], x));
+    assert_null(gt_grad(t, gt_ctx, unrecorded[i], x));
   opr_tape_free(t); /* drops its references: the tensors stay ours */
   assert_int_equal(y->refcount, 1);
   opr_tensor *ts[] = {x, before, y, z, after};
@@ -75,15 +61,15 @@ static void records_generic_calls_and_not_failed_ones(void **state) {
   const opr_input in[1] = {{(const opr_tensor *const *)&x, 1}};
   opr_tensor *y = NULL;
   size_t n = 0;
-  kt_expect_ok(opr_execute(ctx, "Example", in, 1, NULL, 0, &y, 1, &n));
+  kt_expect_ok(opr_execute(gt_ctx, "Example", in, 1, NULL, 0, &y, 1, &n));
   opr_tensor *bad = NULL;
   demo_zero_out_attrs attrs = {.preserve_index = 7};
-  opr_status s = demo_zero_out(ctx, x, &attrs, &bad);
+  opr_status s = demo_zero_out(gt_ctx, x, &attrs, &bad);
   assert_non_null(s);
   opr_status_free(s);
   kt_expect_ok(opr_tape_stop(t));
   assert_int_equal(opr_tape_size(t), 1);
-  opr_tensor *g = gt_grad(t, ctx, y, x);
+  opr_tensor *g = gt_grad(t, gt_ctx, y, x);
   gt_expect(g, (double[]){2, 2, 2}, 3, 0);
   opr_tensor_unref(g);
   opr_tape_free(t);
@@ -105,11 +91,11 @@ static void nested_tapes_each_record_their_span(void **state) {
   kt_expect_ok(opr_tape_stop(outer));
   assert_int_equal(opr_tape_size(outer), 3);
   assert_int_equal(opr_tape_size(inner), 1);
-  opr_tensor *g = gt_grad(outer, ctx, c, x);
+  opr_tensor *g = gt_grad(outer, gt_ctx, c, x);
   gt_expect(g, (double[]){8}, 1, 0);
   opr_tensor_unref(g);
-  assert_null(gt_grad(inner, ctx, c, x)); /* inner did not see c's call */
-  g = gt_grad(inner, ctx, b, a);
+  assert_null(gt_grad(inner, gt_ctx, c, x)); /* inner did not see c's call */
+  g = gt_grad(inner, gt_ctx, b, a);
   gt_expect(g, (double[]){2}, 1, 0);
   opr_tensor_unref(g);
   opr_tape_free(inner);
@@ -235,16 +221,16 @@ static void record_copies_inferred_type_lists(void **state) {
   opr_tape *t = new_tape();
   kt_expect_ok(opr_tape_start(t));
   opr_tensor *n = NULL;
-  kt_expect_ok(gt_types(ctx, (const opr_tensor *const *)xs, N, &n));
+  kt_expect_ok(gt_types(gt_ctx, (const opr_tensor *const *)xs, N, &n));
   kt_expect_ok(opr_tape_stop(t));
   assert_int_equal(*(float *)n->data, 17);
-  opr_tensor_unref(gt_grad(t, ctx, n, xs[0]));
+  opr_tensor_unref(gt_grad(t, gt_ctx, n, xs[0]));
   assert_int_equal(w.calls, 1);
   assert_int_equal(w.ninputs, N);
   assert_int_equal(w.noutputs, 1);
   assert_int_equal(w.starts[0], 0);
   assert_int_equal(w.starts[1], N);
-  assert_ptr_equal(w.ctx, ctx);
+  assert_ptr_equal(w.ctx, gt_ctx);
   assert_false(w.recording);
   assert_int_equal(w.ntypes, N);
   for (int i = 0; i < N; i++)
@@ -274,11 +260,11 @@ static void record_copies_string_attrs(void **state) {
   opr_named_attr attrs[1] = {{"mode", opr_attr_cstring(OPR_ATTR_STRING,
                                                        mode)}};
   size_t n = 0;
-  kt_expect_ok(opr_execute(ctx, "Pad", in, 2, attrs, 1, &y, 1, &n));
+  kt_expect_ok(opr_execute(gt_ctx, "Pad", in, 2, attrs, 1, &y, 1, &n));
   kt_expect_ok(opr_tape_stop(t));
   strcpy(mode, "XXXXXXXXXX");
   free(mode);
-  opr_tensor_unref(gt_grad(t, ctx, y, x));
+  opr_tensor_unref(gt_grad(t, gt_ctx, y, x));
   assert_int_equal(w.calls, 1);
   assert_string_equal(w.mode, "REFLECT");
   assert_int_equal(w.ninputs, 2);
@@ -308,7 +294,7 @@ static void stack_tensors_are_recorded_as_copies(void **state) {
   assert_int_equal(opr_tape_size(t), 1);
   assert_int_equal(stack.refcount, 0);
   data[0] = -1; /* the record kept the values of the call */
-  assert_null(gt_grad(t, ctx, y, &stack));
+  assert_null(gt_grad(t, gt_ctx, y, &stack));
   assert_int_equal(w.calls, 0);
   /* Target gradients on the stack are copied too. */
   float ones[2] = {1, 1};
@@ -317,7 +303,7 @@ static void stack_tensors_are_recorded_as_copies(void **state) {
   swap_gradient("Example", example_grad, NULL);
   const opr_tensor *target = y, *tg = &g_stack;
   opr_tensor *g = NULL;
-  kt_expect_ok(opr_tape_gradient(t, ctx, &target, &tg, 1, &target, 1, &g));
+  kt_expect_ok(opr_tape_gradient(t, gt_ctx, &target, &tg, 1, &target, 1, &g));
   gt_expect(g, (double[]){1, 1}, 2, 0);
   assert_int_equal(g_stack.refcount, 0);
   opr_tensor_unref(g);
@@ -325,10 +311,10 @@ static void stack_tensors_are_recorded_as_copies(void **state) {
   opr_tensor *x = gt_vec(OPR_DT_FLOAT, 2, (double[]){1, 1});
   kt_expect_ok(opr_tape_start(t));
   opr_tensor *z = NULL;
-  kt_expect_ok(demo_add_n(ctx, (const opr_tensor *const[]){x, y}, 2, &z));
+  kt_expect_ok(demo_add_n(gt_ctx, (const opr_tensor *const[]){x, y}, 2, &z));
   kt_expect_ok(opr_tape_stop(t));
-  opr_tensor_unref(gt_grad(t, ctx, z, &stack)); /* not connected */
-  opr_tensor *dx = gt_grad(t, ctx, z, x);
+  opr_tensor_unref(gt_grad(t, gt_ctx, z, &stack)); /* not connected */
+  opr_tensor *dx = gt_grad(t, gt_ctx, z, x);
   gt_expect(dx, (double[]){1, 1}, 2, 0);
   assert_int_equal(w.calls, 0); /* Example is not on x's path */
   opr_tensor_unref(dx);
@@ -351,11 +337,11 @@ static void stack_tensor_copy_holds_the_call_values(void **state) {
   opr_tape *t = new_tape();
   kt_expect_ok(opr_tape_start(t));
   opr_tensor *y = NULL;
-  kt_expect_ok(demo_add_n(ctx, (const opr_tensor *const[]){&stack, x}, 2,
+  kt_expect_ok(demo_add_n(gt_ctx, (const opr_tensor *const[]){&stack, x}, 2,
                           &y));
   kt_expect_ok(opr_tape_stop(t));
   data[0] = -1;
-  opr_tensor_unref(gt_grad(t, ctx, y, x));
+  opr_tensor_unref(gt_grad(t, gt_ctx, y, x));
   assert_int_equal(w.calls, 1);
   assert_true(w.first_input == 5);
   swap_gradient("AddN", add_n_grad, NULL);
@@ -378,5 +364,5 @@ int main(void) {
       cmocka_unit_test(stack_tensors_are_recorded_as_copies),
       cmocka_unit_test(stack_tensor_copy_holds_the_call_values),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, gt_setup, gt_teardown);
 }

@@ -8,7 +8,6 @@
 
 enum { NTHREADS = 4, CHAIN = 10 };
 
-static opr_context *ctx;
 static pthread_barrier_t barrier;
 
 typedef struct job {
@@ -29,7 +28,7 @@ static void *record_chain(void *arg) {
   opr_tensor *y = opr_tensor_ref(x);
   for (int i = 0; i < CHAIN; i++) {
     opr_tensor *next = NULL;
-    kt_expect_ok(demo_example(ctx, y, &next));
+    kt_expect_ok(demo_example(gt_ctx, y, &next));
     opr_tensor_unref(y);
     y = next;
   }
@@ -37,7 +36,7 @@ static void *record_chain(void *arg) {
   kt_expect_ok(opr_tape_stop(j->tape));
   j->recording_after = opr_tape_recording();
   j->size = opr_tape_size(j->tape);
-  opr_tensor *g = gt_grad(j->tape, ctx, y, x);
+  opr_tensor *g = gt_grad(j->tape, gt_ctx, y, x);
   j->grad = gt_at(g, 0);
   opr_tensor_unref(g);
   opr_tensor_unref(y);
@@ -140,24 +139,11 @@ static void registry_takes_many_threads(void **state) {
     }
 }
 
-static int setup(void **state) {
-  (void)state;
-  gt_register();
-  ctx = kt_context(1);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_record_only_their_own_calls),
       cmocka_unit_test(a_tape_belongs_to_its_thread),
       cmocka_unit_test(registry_takes_many_threads),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, gt_setup, gt_teardown);
 }

@@ -166,6 +166,20 @@ static void attr_type_names_match_the_language(void **state) {
                       "list(func)");
 }
 
+static void attr_item_sizes_are_the_list_item_c_types(void **state) {
+  (void)state;
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_STRING), sizeof(opr_str));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_INT), sizeof(int64_t));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_FLOAT), sizeof(float));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_BOOL), sizeof(bool));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_TYPE), sizeof(opr_dtype));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_SHAPE), sizeof(opr_shape));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_TENSOR),
+                   sizeof(const opr_tensor *));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_FUNC), sizeof(const char *));
+  assert_int_equal(opr_attr_item_size(OPR_ATTR_UNSET), 0);
+}
+
 /* ---- tensors ---- */
 
 static void new_tensor_is_zero_filled_with_one_reference(void **state) {
@@ -384,6 +398,7 @@ int main(void) {
       cmocka_unit_test(error_status_carries_code_and_formatted_message),
       cmocka_unit_test(code_names_are_canonical),
       cmocka_unit_test(attr_type_names_match_the_language),
+      cmocka_unit_test(attr_item_sizes_are_the_list_item_c_types),
       cmocka_unit_test(new_tensor_is_zero_filled_with_one_reference),
       cmocka_unit_test(scalar_and_empty_tensors_have_the_right_size),
       cmocka_unit_test(high_rank_tensor_keeps_all_dims),

@@ -226,20 +226,6 @@ static int conv_one(const attr_ctx *c, opr_attr_kind kind, PyObject *o,
   }
 }
 
-static size_t item_size(opr_attr_kind kind) {
-  switch (kind) {
-  case OPR_ATTR_STRING: return sizeof(opr_str);
-  case OPR_ATTR_INT: return sizeof(int64_t);
-  case OPR_ATTR_FLOAT: return sizeof(float);
-  case OPR_ATTR_BOOL: return sizeof(bool);
-  case OPR_ATTR_TYPE: return sizeof(opr_dtype);
-  case OPR_ATTR_SHAPE: return sizeof(opr_shape);
-  case OPR_ATTR_TENSOR: return sizeof(const opr_tensor *);
-  case OPR_ATTR_FUNC: return sizeof(const char *);
-  default: return 1;
-  }
-}
-
 static int conv_list(const attr_ctx *c, PyObject *o, opy_arena *a,
                      opr_attr_value *out) {
   opr_attr_kind kind = c->def->type.kind;
@@ -250,7 +236,7 @@ static int conv_list(const attr_ctx *c, PyObject *o, opy_arena *a,
   PyObject *seq = PySequence_Tuple(o);
   if (!seq) return -1;
   Py_ssize_t n = PyTuple_GET_SIZE(seq);
-  size_t size = item_size(kind);
+  size_t size = opr_attr_item_size(kind);
   char *items = opy_arena_alloc(a, (size_t)n * size);
   int r = items ? 0 : -1;
   for (Py_ssize_t i = 0; r == 0 && i < n; i++)
@@ -327,7 +313,7 @@ static PyObject *one_to_python(opr_attr_kind kind, const void *p) {
 PyObject *opy_attr_to_python(const opr_attr_value *v) {
   if (!v || v->kind == OPR_ATTR_UNSET) Py_RETURN_NONE;
   if (!v->is_list) return one_to_python(v->kind, &v->u);
-  size_t size = item_size(v->kind);
+  size_t size = opr_attr_item_size(v->kind);
   if (v->u.list.count > (size_t)PY_SSIZE_T_MAX) return PyErr_NoMemory();
   PyObject *l = PyList_New((Py_ssize_t)v->u.list.count);
   const char *items = v->u.list.items;

@@ -211,10 +211,8 @@ int opy_context_init(PyObject *module) {
                           "opgen.context_stack")))
     return -1;
   if (PyType_Ready(&context_type) < 0) return -1;
-  Py_INCREF(&context_type);
-  if (PyModule_AddObject(module, "Context", (PyObject *)&context_type) < 0) {
-    Py_DECREF(&context_type);
+  if (PyModule_AddObjectRef(module, "Context", (PyObject *)&context_type) <
+      0)
     return -1;
-  }
   return PyModule_AddFunctions(module, context_functions);
 }

@@ -79,19 +79,18 @@ static int set_code(PyObject *cls, opr_code code) {
   return r;
 }
 
-static int add_class(PyObject *module, opr_code code) {
+/* The class of `code`, made once: a second init of the module (the
+ * extension imported again) adds the same classes. */
+static PyObject *code_class(opr_code code) {
+  if (classes[code]) return classes[code];
   char qual[64];
   PyOS_snprintf(qual, sizeof qual, "opgen.%s", class_names[code]);
   PyObject *cls = PyErr_NewException(qual, op_error, NULL);
   if (!cls || set_code(cls, code) < 0) {
     Py_XDECREF(cls);
-    return -1;
+    return NULL;
   }
-  classes[code] = cls; /* the module keeps its own reference below */
-  Py_INCREF(cls);
-  return PyModule_AddObject(module, class_names[code], cls) < 0
-             ? (Py_DECREF(cls), -1)
-             : 0;
+  return classes[code] = cls;
 }
 
 int opy_errors_init(PyObject *module) {
@@ -99,13 +98,12 @@ int opy_errors_init(PyObject *module) {
     op_error = PyType_FromSpecWithBases(&error_spec, PyExc_Exception);
     if (!op_error || set_code(op_error, OPR_UNKNOWN) < 0) return -1;
   }
-  Py_INCREF(op_error);
-  if (PyModule_AddObject(module, "OpError", op_error) < 0) {
-    Py_DECREF(op_error);
-    return -1;
+  if (PyModule_AddObjectRef(module, "OpError", op_error) < 0) return -1;
+  for (int c = OPR_CANCELLED; c < NCODES; c++) {
+    PyObject *cls = code_class((opr_code)c);
+    if (!cls || PyModule_AddObjectRef(module, class_names[c], cls) < 0)
+      return -1;
   }
-  for (int c = OPR_CANCELLED; c < NCODES; c++)
-    if (!classes[c] && add_class(module, (opr_code)c) < 0) return -1;
   return 0;
 }
 

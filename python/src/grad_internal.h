@@ -6,30 +6,6 @@
 
 #include "opgen_py.h"
 
-/* ---- Python versions (3.9 and later) ---- */
-#if PY_VERSION_HEX < 0x030A0000
-#ifndef Py_NewRef
-static inline PyObject *opy_grad_new_ref(PyObject *o) {
-  Py_INCREF(o);
-  return o;
-}
-#define Py_NewRef(o) opy_grad_new_ref((PyObject *)(o))
-#endif
-static inline int opy_grad_add_object_ref(PyObject *m, const char *name,
-                                          PyObject *v) {
-  Py_INCREF(v);
-  if (PyModule_AddObject(m, name, v) == 0) return 0;
-  Py_DECREF(v);
-  return -1;
-}
-#define PyModule_AddObjectRef opy_grad_add_object_ref
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-#define opy_grad_finalizing() Py_IsFinalizing()
-#else
-#define opy_grad_finalizing() _Py_IsFinalizing()
-#endif
-
 /* One tape.gradient call on a thread: the first exception a Python
  * gradient function raised during it, to be raised again by
  * tape.gradient once the runtime reports the failure. */

@@ -95,7 +95,7 @@ static opr_status call_python(const opr_grad_op *op,
 static opr_status trampoline(const opr_grad_op *op,
                              const opr_tensor *const *out_grads,
                              opr_tensor **in_grads, void *user) {
-  if (!Py_IsInitialized() || opy_grad_finalizing())
+  if (!Py_IsInitialized() || opy_is_finalizing())
     return opr_error(OPR_FAILED_PRECONDITION, "%s: the gradient is a "
                      "Python function and Python is ending", op->op->name);
   PyGILState_STATE g = PyGILState_Ensure();

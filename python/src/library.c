@@ -7,13 +7,7 @@ static PyObject *library_tuple(const opr_library *lib) {
   const opr_op_def **defs = PyMem_RawMalloc((n ? n : 1) * sizeof *defs);
   if (!defs) return PyErr_NoMemory();
   size_t total = opr_library_ops(lib, defs, n);
-  if (total < n) n = total;
-  PyObject *names = PyList_New((Py_ssize_t)n);
-  for (size_t i = 0; names && i < n; i++) {
-    PyObject *s = PyUnicode_FromString(defs[i]->name);
-    if (!s) Py_CLEAR(names);
-    else PyList_SET_ITEM(names, (Py_ssize_t)i, s);
-  }
+  PyObject *names = opy_op_names(defs, total < n ? total : n);
   PyMem_RawFree(defs);
   if (!names) return NULL;
   PyObject *name = PyUnicode_DecodeFSDefault(opr_library_name(lib));

@@ -1,5 +1,5 @@
 /* The module opgen._opgen: its init. The functions live with their
- * topics (op_info.c, library.c, infer.c, dtypes.c, context.c). */
+ * topics (op_info.c, library.c, infer.c, dtypes.c, context.c, grad_*.c). */
 #define OPY_IMPORT_ARRAY
 #include "opy_numpy.h"
 
@@ -26,22 +26,6 @@ static int promote_global(void) {
     return -1;
   }
   /* The handle stays open: the extension is never unloaded anyway. */
-  return 0;
-}
-
-/* Until the gradient files (grad_*.c) are part of the build: no tapes. A
- * strong definition there replaces these. */
-__attribute__((weak)) int opy_grad_init(PyObject *module) {
-  (void)module;
-  return 0;
-}
-__attribute__((weak)) opr_tensor *opy_tape_find(PyObject *obj) {
-  (void)obj;
-  return NULL;
-}
-__attribute__((weak)) int opy_tape_keep(PyObject *obj, opr_tensor *t) {
-  (void)obj;
-  (void)t;
   return 0;
 }
 

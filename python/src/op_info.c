@@ -119,19 +119,31 @@ PyObject *opy_op_def_dict(const opr_op_def *op) {
   return d;
 }
 
-/* The registered op names, sorted, as a list. */
-static PyObject *registered_names(void) {
-  size_t n = opr_list_ops(NULL, 0);
-  const opr_op_def **defs = PyMem_RawMalloc((n ? n : 1) * sizeof *defs);
-  if (!defs) return PyErr_NoMemory();
-  size_t total = opr_list_ops(defs, n); /* may have grown meanwhile */
-  if (total < n) n = total;
+const opr_op_def *opy_find_op(const char *name) {
+  const opr_op_def *op = opr_find_op(name);
+  if (!op)
+    opy_raise_status(opr_error(OPR_NOT_FOUND, "no op named '%s' is "
+                               "registered", name));
+  return op;
+}
+
+PyObject *opy_op_names(const opr_op_def *const *defs, size_t n) {
   PyObject *l = PyList_New((Py_ssize_t)n);
   for (size_t i = 0; l && i < n; i++) {
     PyObject *s = PyUnicode_FromString(defs[i]->name);
     if (!s) Py_CLEAR(l);
     else PyList_SET_ITEM(l, (Py_ssize_t)i, s);
   }
+  return l;
+}
+
+/* The registered op names, sorted, as a list. */
+static PyObject *registered_names(void) {
+  size_t n = opr_list_ops(NULL, 0);
+  const opr_op_def **defs = PyMem_RawMalloc((n ? n : 1) * sizeof *defs);
+  if (!defs) return PyErr_NoMemory();
+  size_t total = opr_list_ops(defs, n); /* may have grown meanwhile */
+  PyObject *l = opy_op_names(defs, total < n ? total : n);
   PyMem_RawFree(defs);
   return l;
 }
@@ -164,11 +176,8 @@ static PyObject *py_op_def(PyObject *m, PyObject *name) {
                         "str, not %.100s", opy_type_name(name));
   const char *s = PyUnicode_AsUTF8(name);
   if (!s) return NULL;
-  const opr_op_def *op = opr_find_op(s);
-  if (!op)
-    return opy_raise_status(opr_error(OPR_NOT_FOUND, "no op named '%s' is "
-                                      "registered", s));
-  return opy_op_def_dict(op);
+  const opr_op_def *op = opy_find_op(s);
+  return op ? opy_op_def_dict(op) : NULL;
 }
 
 static PyMethodDef info_functions[] = {

@@ -91,10 +91,8 @@ static PyObject *op_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   const char *name;
   if (!PyArg_ParseTupleAndKeywords(args, kwds, "s:Op", kwlist, &name))
     return NULL;
-  const opr_op_def *op = opr_find_op(name);
-  if (!op)
-    return opy_raise_status(opr_error(OPR_NOT_FOUND, "no op named '%s' is "
-                                      "registered", name));
+  const opr_op_def *op = opy_find_op(name);
+  if (!op) return NULL;
   opy_op *self = (opy_op *)type->tp_alloc(type, 0);
   if (!self) return NULL;
   self->vectorcall = opy_op_vectorcall;
@@ -209,10 +207,5 @@ int opy_op_init(PyObject *module) {
     if (!is_keyword) return -1;
   }
   if (PyType_Ready(&op_type) < 0) return -1;
-  Py_INCREF(&op_type);
-  if (PyModule_AddObject(module, "Op", (PyObject *)&op_type) < 0) {
-    Py_DECREF(&op_type);
-    return -1;
-  }
-  return 0;
+  return PyModule_AddObjectRef(module, "Op", (PyObject *)&op_type);
 }

@@ -10,6 +10,28 @@
 #include "opr/gradient.h"
 #include "opr/opr.h"
 
+/* ---- Python versions (3.9 and later) ---- */
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *opy_new_ref(PyObject *o) {
+  Py_INCREF(o);
+  return o;
+}
+#define Py_NewRef(o) opy_new_ref((PyObject *)(o))
+static inline int opy_add_object_ref(PyObject *m, const char *name,
+                                     PyObject *v) {
+  Py_INCREF(v);
+  if (PyModule_AddObject(m, name, v) == 0) return 0;
+  Py_DECREF(v);
+  return -1;
+}
+#define PyModule_AddObjectRef opy_add_object_ref
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+#define opy_is_finalizing() Py_IsFinalizing()
+#else
+#define opy_is_finalizing() _Py_IsFinalizing()
+#endif
+
 /* ---- errors.c ---- */
 /* Adds OpError and one subclass per status code to the module. */
 int opy_errors_init(PyObject *module);

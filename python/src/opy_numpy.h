@@ -14,20 +14,6 @@
 #endif
 #include <numpy/arrayobject.h>
 
-/* ---- Python versions (3.9 and later) ---- */
-#if PY_VERSION_HEX < 0x030A0000
-static inline PyObject *opy_new_ref(PyObject *o) {
-  Py_INCREF(o);
-  return o;
-}
-#define Py_NewRef(o) opy_new_ref((PyObject *)(o))
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-#define opy_is_finalizing() Py_IsFinalizing()
-#else
-#define opy_is_finalizing() _Py_IsFinalizing()
-#endif
-
 /* s's UTF-8 text, or `otherwise` when s is NULL or cannot be encoded
  * (for messages; clears the encoding error). */
 static inline const char *opy_utf8_or(PyObject *s, const char *otherwise) {
@@ -90,6 +76,10 @@ int opy_attr_from_python(const opr_op_def *op, const opr_attr_def *def,
 /* ---- op_info.c ---- */
 /* The op_def dict of `op` (new reference). */
 PyObject *opy_op_def_dict(const opr_op_def *op);
+/* The registered op `name`; NotFoundError when there is none. */
+const opr_op_def *opy_find_op(const char *name);
+/* The names of defs[0..n), as a list. */
+PyObject *opy_op_names(const opr_op_def *const *defs, size_t n);
 int opy_op_info_init(PyObject *module);
 /* Records the ops registered so far as the shipped ones. */
 int opy_op_info_snapshot_shipped(void);

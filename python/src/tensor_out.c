@@ -64,24 +64,31 @@ static PyObject *bfloat16_as_float32(const opr_tensor *t,
   return arr;
 }
 
-PyObject *opy_array_from_tensor(opr_tensor *t) {
-  npy_intp dims[NPY_MAXDIMS];
+/* The array of a tensor that numpy cannot view (strings, bfloat16
+ * without ml_dtypes), copied, or an exception; or NULL with *d set to the
+ * descr (a new reference) of a tensor it can. */
+static PyObject *array_or_descr(const opr_tensor *t, npy_intp *dims,
+                                PyArray_Descr **d) {
+  *d = NULL;
   if (dims_of(t, dims) < 0) return NULL;
   if (t->device != OPR_DEVICE_CPU)
     return opy_invalid("a %s tensor has no numpy array: copy it to the host "
                        "first", opr_device_name(t->device));
   if (t->dtype == OPR_DT_STRING) return strings_array(t, dims);
-  PyArray_Descr *d = opy_descr_of_dtype(t->dtype);
-  if (!d) {
-    if (PyErr_Occurred()) return NULL;
-    if (t->dtype == OPR_DT_BFLOAT16) return bfloat16_as_float32(t, dims);
-    return opy_invalid("a tensor of type %s has no numpy array%s",
-                       opr_dtype_name(t->dtype),
-                       t->dtype == OPR_DT_RESOURCE ||
-                               t->dtype == OPR_DT_VARIANT
-                           ? ""
-                           : " (install ml_dtypes)");
-  }
+  if ((*d = opy_descr_of_dtype(t->dtype)) || PyErr_Occurred()) return NULL;
+  if (t->dtype == OPR_DT_BFLOAT16) return bfloat16_as_float32(t, dims);
+  return opy_invalid("a tensor of type %s has no numpy array%s",
+                     opr_dtype_name(t->dtype),
+                     t->dtype == OPR_DT_RESOURCE || t->dtype == OPR_DT_VARIANT
+                         ? ""
+                         : " (install ml_dtypes)");
+}
+
+PyObject *opy_array_from_tensor(opr_tensor *t) {
+  npy_intp dims[NPY_MAXDIMS];
+  PyArray_Descr *d;
+  PyObject *special = array_or_descr(t, dims, &d);
+  if (!d) return special;
   owner_object *owner = PyObject_New(owner_object, &owner_type);
   if (!owner) {
     Py_DECREF(d);
@@ -114,18 +121,9 @@ PyObject *opy_array_from_tensor(opr_tensor *t) {
 
 PyObject *opy_array_copy(const opr_tensor *t) {
   npy_intp dims[NPY_MAXDIMS];
-  if (dims_of(t, dims) < 0) return NULL;
-  if (t->device != OPR_DEVICE_CPU)
-    return opy_invalid("a %s tensor has no numpy array: copy it to the host "
-                       "first", opr_device_name(t->device));
-  if (t->dtype == OPR_DT_STRING) return strings_array(t, dims);
-  PyArray_Descr *d = opy_descr_of_dtype(t->dtype);
-  if (!d) {
-    if (PyErr_Occurred()) return NULL;
-    if (t->dtype == OPR_DT_BFLOAT16) return bfloat16_as_float32(t, dims);
-    return opy_invalid("a tensor of type %s has no numpy array",
-                       opr_dtype_name(t->dtype));
-  }
+  PyArray_Descr *d;
+  PyObject *special = array_or_descr(t, dims, &d);
+  if (!d) return special;
   PyObject *arr = PyArray_SimpleNewFromDescr(t->rank, dims, d);
   if (arr && t->nbytes > 0 &&
       (size_t)PyArray_NBYTES((PyArrayObject *)arr) == t->nbytes)

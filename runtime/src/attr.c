@@ -1,4 +1,4 @@
-/* Attr type names, as the .op language spells them. */
+/* Attr type names, as the .op language spells them; list item sizes. */
 #include "opr/attr.h"
 
 const char *opr_attr_type_name(opr_attr_type t) {
@@ -18,4 +18,19 @@ const char *opr_attr_type_name(opr_attr_type t) {
   };
   if ((unsigned)t.kind >= sizeof scalar / sizeof scalar[0]) return "invalid";
   return t.is_list ? list[t.kind] : scalar[t.kind];
+}
+
+size_t opr_attr_item_size(opr_attr_kind kind) {
+  switch (kind) {
+  case OPR_ATTR_STRING: return sizeof(opr_str);
+  case OPR_ATTR_INT: return sizeof(int64_t);
+  case OPR_ATTR_FLOAT: return sizeof(float);
+  case OPR_ATTR_BOOL: return sizeof(bool);
+  case OPR_ATTR_TYPE: return sizeof(opr_dtype);
+  case OPR_ATTR_SHAPE: return sizeof(opr_shape);
+  case OPR_ATTR_TENSOR: return sizeof(const opr_tensor *);
+  case OPR_ATTR_FUNC: return sizeof(const char *);
+  case OPR_ATTR_UNSET: break;
+  }
+  return 0;
 }

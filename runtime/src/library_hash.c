@@ -98,21 +98,6 @@ static void put_scalar(hasher *x, opr_attr_kind kind, const void *p) {
   }
 }
 
-static size_t scalar_size(opr_attr_kind kind) {
-  switch (kind) {
-  case OPR_ATTR_STRING: return sizeof(opr_str);
-  case OPR_ATTR_INT: return sizeof(int64_t);
-  case OPR_ATTR_FLOAT: return sizeof(float);
-  case OPR_ATTR_BOOL: return sizeof(bool);
-  case OPR_ATTR_TYPE: return sizeof(opr_dtype);
-  case OPR_ATTR_SHAPE: return sizeof(opr_shape);
-  case OPR_ATTR_TENSOR: return sizeof(const opr_tensor *);
-  case OPR_ATTR_FUNC: return sizeof(const char *);
-  case OPR_ATTR_UNSET: break;
-  }
-  return 0;
-}
-
 static void put_value(hasher *x, const opr_attr_value *v) {
   if (!v) {
     put_u64(x, UINT64_MAX); /* no default */
@@ -125,7 +110,7 @@ static void put_value(hasher *x, const opr_attr_value *v) {
     return;
   }
   const char *items = v->u.list.items;
-  size_t size = scalar_size(v->kind);
+  size_t size = opr_attr_item_size(v->kind);
   put_u64(x, v->u.list.count);
   for (size_t i = 0; items && i < v->u.list.count; i++)
     put_scalar(x, v->kind, items + i * size);

@@ -19,20 +19,6 @@ static void *take(char *buf, size_t *pos, size_t n) {
   return buf ? buf + at : NULL;
 }
 
-static size_t item_size(opr_attr_kind kind) {
-  switch (kind) {
-  case OPR_ATTR_STRING: return sizeof(opr_str);
-  case OPR_ATTR_INT: return sizeof(int64_t);
-  case OPR_ATTR_FLOAT: return sizeof(float);
-  case OPR_ATTR_BOOL: return sizeof(bool);
-  case OPR_ATTR_TYPE: return sizeof(opr_dtype);
-  case OPR_ATTR_SHAPE: return sizeof(opr_shape);
-  case OPR_ATTR_TENSOR: return sizeof(const opr_tensor *);
-  case OPR_ATTR_FUNC: return sizeof(const char *);
-  default: return 0;
-  }
-}
-
 static opr_str copy_str(opr_str s, char *buf, size_t *pos) {
   char *p = take(buf, pos, s.len + 1);
   if (p) {
@@ -74,7 +60,7 @@ static void copy_item(opr_attr_kind kind, const void *src, void *dst,
 
 static void copy_list(const opr_attr_value *src, opr_attr_value *dst,
                       char *buf, size_t *pos) {
-  size_t size = item_size(src->kind), n = src->u.list.count;
+  size_t size = opr_attr_item_size(src->kind), n = src->u.list.count;
   const char *from = src->u.list.items;
   char *items = n && from ? take(buf, pos, n * size) : NULL;
   if (items) memcpy(items, from, n * size);

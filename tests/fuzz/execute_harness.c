@@ -424,20 +424,6 @@ static opr_shape fuzz_shape(reader *r, pool *pl) {
   return (opr_shape){rank, fuzz_dims(r, pl, rank, true)};
 }
 
-static size_t item_size(opr_attr_kind k) {
-  switch (k) {
-  case OPR_ATTR_STRING: return sizeof(opr_str);
-  case OPR_ATTR_INT: return sizeof(int64_t);
-  case OPR_ATTR_FLOAT: return sizeof(float);
-  case OPR_ATTR_BOOL: return sizeof(bool);
-  case OPR_ATTR_TYPE: return sizeof(opr_dtype);
-  case OPR_ATTR_SHAPE: return sizeof(opr_shape);
-  case OPR_ATTR_TENSOR: return sizeof(const opr_tensor *);
-  case OPR_ATTR_FUNC: return sizeof(const char *);
-  default: return 0;
-  }
-}
-
 /* One element of kind k into *dst (a field of the union or a list item). */
 static void fuzz_element(reader *r, pool *pl, opr_attr_kind k, void *dst) {
   switch (k) {
@@ -483,7 +469,7 @@ static opr_attr_value fuzz_value(reader *r, pool *pl) {
     v.u.list.items = NULL;
     return v;
   }
-  size_t n = c % 9, size = item_size(v.kind);
+  size_t n = c % 9, size = opr_attr_item_size(v.kind);
   /* Items of the kind's C type; an unknown kind gets zeroed room for
    * n 16-byte items, which no reader may look at. */
   char *items = alloc(pl, n * (size ? size : 16));

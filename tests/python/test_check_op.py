@@ -34,6 +34,15 @@ def message(excinfo):
     return str(excinfo.value)
 
 
+@pytest.fixture
+def bad_grad(lib):
+    """Registers a Python gradient fn(op, grad) for CheckTripleBadGrad for
+    one test (the kernel computes x * 3)."""
+    yield lambda fn: opgen.register_gradient("CheckTripleBadGrad",
+                                             override=True)(fn)
+    opgen._opgen.unregister_gradient("CheckTripleBadGrad")
+
+
 def test_correct_op_passes_every_rule(lib):
     @opgen.register_gradient("CheckTriple", override=True)
     def _triple_grad(op, grad):
@@ -104,11 +113,8 @@ def test_kernel_with_other_shape_fails_shapes_rule(lib):
         "has shape [4, 2], but infer_shapes gives [3, None]")
 
 
-def test_wrong_python_gradient_fails_gradients_rule(lib):
-    @opgen.register_gradient("CheckTripleBadGrad", override=True)
-    def _bad_grad(op, grad):
-        return [grad * 2]  # the kernel computes x * 3
-
+def test_wrong_python_gradient_fails_gradients_rule(lib, bad_grad):
+    bad_grad(lambda op, grad: [grad * 2])
     x = np.array([1.0, 2.0], np.float32)
     with pytest.raises(CheckOpError) as e:
         check_op(lib.check_triple_bad_grad, (x,))
@@ -118,8 +124,8 @@ def test_wrong_python_gradient_fails_gradients_rule(lib):
     assert "numerically (max abs error" in message(e)
 
 
-def test_failing_python_gradient_fails_gradients_rule(lib):
-    @opgen.register_gradient("CheckTripleBadGrad", override=True)
+def test_failing_python_gradient_fails_gradients_rule(lib, bad_grad):
+    @bad_grad
     def _broken_grad(op, grad):
         raise ValueError("broken gradient")
 
@@ -132,11 +138,8 @@ def test_failing_python_gradient_fails_gradients_rule(lib):
     assert "broken gradient" in message(e)
 
 
-def test_gradients_rule_can_be_turned_off(lib):
-    @opgen.register_gradient("CheckTripleBadGrad", override=True)
-    def _bad_grad(op, grad):
-        return [grad * 2]
-
+def test_gradients_rule_can_be_turned_off(lib, bad_grad):
+    bad_grad(lambda op, grad: [grad * 2])
     x = np.array([1.0, 2.0], np.float32)
     report = check_op(lib.check_triple_bad_grad, (x,),
                       check_gradients=False)

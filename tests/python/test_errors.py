@@ -90,3 +90,21 @@ def test_a_gpu_context_without_a_device_fails_cleanly():
         assert "opr_context_new" in str(e)
     else:  # a machine with a GPU
         assert ctx.device == "GPU"
+
+
+def test_a_second_init_of_the_extension_has_every_error_class():
+    """Importing the extension again after removing it from sys.modules
+    runs its init a second time: the new module gets the same classes."""
+    import subprocess
+    import sys
+    code = ("import importlib, sys\n"
+            "import opgen._opgen as first\n"
+            "del sys.modules['opgen._opgen']\n"
+            "second = importlib.import_module('opgen._opgen')\n"
+            "assert second is not first\n"
+            "print([n for n in dir(first) if n.endswith('Error') and\n"
+            "       getattr(second, n, None) is not getattr(first, n)])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "[]\n"

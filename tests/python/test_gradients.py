@@ -16,6 +16,13 @@ def f32(values):
     return np.array(values, dtype=np.float32)
 
 
+class PassThrough:
+    """A gradient function that can be weakly referenced: grad as is."""
+
+    def __call__(self, op, grad):
+        return grad
+
+
 @pytest.fixture
 def python_gradient():
     """Registers Python gradients for a test (override=True) and restores
@@ -412,15 +419,11 @@ def test_python_gradient_of_unconvertible_value_is_invalid_argument(
 def test_replacing_a_python_gradient_releases_the_old_one():
     import weakref
 
-    class Grad:
-        def __call__(self, op, grad):
-            return grad
-
-    old = Grad()
+    old = PassThrough()
     ref = weakref.ref(old)
     _opgen.register_gradient("Example", old, override=True)
     try:
-        _opgen.register_gradient("Example", Grad(), override=True)
+        _opgen.register_gradient("Example", PassThrough(), override=True)
         del old
         assert ref() is None
     finally:
@@ -672,11 +675,7 @@ def test_gradients_release_what_they_hold():
     import sys
     import weakref
 
-    class Grad:
-        def __call__(self, op, grad):
-            return grad
-
-    fn = Grad()
+    fn = PassThrough()
     before = sys.getrefcount(fn)
     _opgen.register_gradient("Example", fn, override=True)
     try:

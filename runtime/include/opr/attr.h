@@ -68,6 +68,9 @@ typedef struct opr_attr_value {
   } u;
 } opr_attr_value;
 
+/* The size of one list item of `kind` (its C type above); 0 for UNSET. */
+size_t opr_attr_item_size(opr_attr_kind kind);
+
 /* Value constructors, for generated wrappers and hand-written calls. A
  * NULL string, func or tensor is "not given" (the default applies).
  * Written in the C that C++ also accepts (no designated initializers):
