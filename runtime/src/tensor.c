@@ -1,7 +1,9 @@
 /* Host tensors: one allocation holds the struct and the data, so that a
- * small output costs one malloc. Shapes are validated with overflow
- * checks before anything is allocated. */
+ * small output costs one block (from this thread's cache: see
+ * tensor_cache.h). Shapes are validated with overflow checks before
+ * anything is allocated. */
 #include "internal.h"
+#include "tensor_cache.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -101,6 +103,37 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   return OPR_OK;
 }
 
+/* Fills a new tensor's header; `zero` clears the data (string data is
+ * always cleared: its elements own pointers). The dims are inline up to
+ * OPR_INLINE_DIMS; more go to dims_heap, which the caller sets. */
+static inline void init_header(opr_tensor *t, opr_dtype dtype, int rank,
+                               const int64_t *dims, int64_t count,
+                               size_t nbytes, void *data) {
+  t->dtype = dtype;
+  t->rank = rank;
+  t->num_elements = count;
+  t->data = data;
+  t->nbytes = nbytes;
+  t->device = OPR_DEVICE_CPU;
+  t->device_index = 0;
+  t->release = NULL;
+  t->dims_heap = NULL;
+  int64_t *d = t->dims_inline;
+  if (rank <= OPR_INLINE_DIMS)
+    for (int i = 0; i < rank; i++) d[i] = dims[i];
+  t->dims = d;
+  opr_refcount_init(t, 1);
+}
+
+/* Dims beyond the inline ones: on the heap. False when out of memory. */
+static OPR_NOINLINE bool heap_dims(opr_tensor *t, const int64_t *dims) {
+  int64_t *d = malloc((size_t)t->rank * sizeof *d);
+  if (!d) return false;
+  memcpy(d, dims, (size_t)t->rank * sizeof *d);
+  t->dims = t->dims_heap = d;
+  return true;
+}
+
 /* A tensor whose data follows its header (host), or a header only
  * (`host` false: the caller sets data and release). `zero` clears the
  * data; string data is always cleared (its elements own pointers). */
@@ -113,31 +146,21 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
   if (s) return s;
   /* `extra`: room after a header-only tensor's header (opr_tensor_wrap). */
   size_t head = header_size(), data = host ? nbytes : extra;
-  /* Not calloc: glibc's calloc bypasses the per-thread cache, which makes
-   * a small tensor cost twice as much. Two memsets, so that the compiler
-   * does not fold them back into a calloc. */
-  opr_tensor *t = opr_host_alloc(head + data);
+  /* Host tensors from this thread's cache (small ones) or malloc; not
+   * calloc: glibc's calloc bypasses its per-thread cache. */
+  opr_tensor *t =
+      host ? opr_tc_alloc(head + data) : opr_host_alloc(head + data);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
                            "allocating %zu bytes", who, head + data);
-  memset(t, 0, sizeof *t);
-  if (zero || dtype == OPR_DT_STRING) memset((char *)t + head, 0, data);
-  int64_t *d = t->dims_inline;
-  if (rank > OPR_INLINE_DIMS) {
-    d = t->dims_heap = malloc((size_t)rank * sizeof *d);
-    if (!d) {
-      opr_host_free(t, head + data);
-      return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", who);
-    }
+  if (zero || dtype == OPR_DT_STRING)
+    memset((char *)t + head, 0, data);
+  init_header(t, dtype, rank, dims, count, nbytes,
+              host ? (char *)t + head : NULL);
+  if (rank > OPR_INLINE_DIMS && !heap_dims(t, dims)) {
+    if (host) opr_tc_free(t, head + data);
+    else opr_host_free(t, head + data);
+    return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", who);
   }
-  if (rank > 0) memcpy(d, dims, (size_t)rank * sizeof *d);
-  t->dtype = dtype;
-  t->rank = rank;
-  t->dims = d;
-  t->num_elements = count;
-  t->data = host ? (char *)t + head : NULL;
-  t->nbytes = nbytes;
-  t->device = OPR_DEVICE_CPU;
-  opr_refcount_init(t, 1);
   *out = t;
   return OPR_OK;
 }
@@ -173,8 +196,22 @@ opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
     return opr_error(OPR_INVALID_ARGUMENT, "opr_tensor_new_like: %s is NULL",
                      !out ? "out" : "like");
   *out = NULL;
-  return opr_tensor_create_output("opr_tensor_new_like", dtype, like->rank,
-                                  like->dims, out);
+  int64_t n = like->num_elements;
+  /* A valid tensor's shape: only the byte size for `dtype` is new (no
+   * overflow: at most 16 bytes an element, below 2^48 elements). */
+  if (OPR_UNLIKELY(!opr_dtype_known(dtype) || like->rank > OPR_INLINE_DIMS ||
+                   (uint64_t)n > (SIZE_MAX >> 16)))
+    return opr_tensor_create_output("opr_tensor_new_like", dtype, like->rank,
+                                    like->dims, out);
+  size_t nbytes = (size_t)n * opr_dtype_size_table[dtype];
+  size_t head = header_size();
+  opr_tensor *t = opr_tc_alloc(head + nbytes);
+  if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_tensor_new_like: out "
+                           "of memory allocating %zu bytes", head + nbytes);
+  if (dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
+  init_header(t, dtype, like->rank, like->dims, n, nbytes, (char *)t + head);
+  *out = t;
+  return OPR_OK;
 }
 
 opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
@@ -330,15 +367,13 @@ static void tensor_destroy(opr_tensor *t) {
   }
   if (t->release) t->release(t);
   free(t->dims_heap);
-  /* The size tensor_alloc asked for (the data follows a host tensor's
-   * header) matters only for a large block. */
+  /* The size tensor_alloc asked for: the data follows a host tensor's
+   * header; a shell's block is its header (and a wrap's owner: small). */
   size_t head = header_size();
-  if (t->nbytes < OPR_HOST_LARGE - head) {
-    free(t);
-    return;
-  }
-  bool host = t->data == (void *)((char *)t + head);
-  opr_host_free(t, head + (host ? t->nbytes : 0));
+  if (t->data == (void *)((char *)t + head))
+    opr_tc_free(t, head + t->nbytes);
+  else
+    opr_host_free(t, head);
 }
 
 void opr_tensor_unref(opr_tensor *t) {
