@@ -137,7 +137,7 @@ static OPR_NOINLINE bool heap_dims(opr_tensor *t, const int64_t *dims) {
 /* A tensor whose data follows its header (host), or a header only
  * (`host` false: the caller sets data and release). `zero` clears the
  * data; string data is always cleared (its elements own pointers). */
-static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
+static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
                                const int64_t *dims, bool host, bool zero,
                                size_t extra, opr_tensor **out) {
   int64_t count = 0;
@@ -165,14 +165,39 @@ static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
   return OPR_OK;
 }
 
+/* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
+ * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
+ * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
+ * NULL for any other case, which tensor_alloc checks and says why. */
+static inline opr_tensor *small_host(opr_dtype dtype, int rank,
+                                     const int64_t *dims, bool zero) {
+  if (!opr_dtype_known(dtype) || (unsigned)rank > OPR_INLINE_DIMS ||
+      (rank > 0 && !dims))
+    return NULL;
+  uint64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    uint64_t d = (uint64_t)dims[i]; /* a negative dim: huge */
+    if (d > OPR_TC_MAX || (n *= d) > OPR_TC_MAX) return NULL;
+  }
+  size_t head = header_size(), nbytes = n * opr_dtype_size_table[dtype];
+  if (head + nbytes > OPR_TC_MAX) return NULL;
+  opr_tensor *t = opr_tc_alloc(head + nbytes);
+  if (!t) return NULL;
+  if (zero || dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
+  init_header(t, dtype, rank, dims, (int64_t)n, nbytes, (char *)t + head);
+  return t;
+}
+
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out) {
+  if ((*out = small_host(dtype, rank, dims, true))) return OPR_OK;
   return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
 }
 
 opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
                                     int rank, const int64_t *dims,
                                     opr_tensor **out) {
+  if ((*out = small_host(dtype, rank, dims, false))) return OPR_OK;
   return tensor_alloc(who, dtype, rank, dims, true, false, 0, out);
 }
 
@@ -366,7 +391,7 @@ static void tensor_destroy(opr_tensor *t) {
     for (int64_t i = 0; i < t->num_elements; i++) free(elems[i].data);
   }
   if (t->release) t->release(t);
-  free(t->dims_heap);
+  if (t->dims_heap) free(t->dims_heap);
   /* The size tensor_alloc asked for: the data follows a host tensor's
    * header; a shell's block is its header (and a wrap's owner: small). */
   size_t head = header_size();
@@ -378,11 +403,15 @@ static void tensor_destroy(opr_tensor *t) {
 
 void opr_tensor_unref(opr_tensor *t) {
   if (!t) return;
-  /* Release on the way down, acquire by the last owner: every access by
-   * another owner happens before the free. One acq_rel operation rather
-   * than a release and an acquire fence: the same cost on x86 (any RMW
-   * is a full barrier), and ThreadSanitizer, which does not model fences,
-   * then sees the order too. */
-  if (opr_refcount_dec(t) == 1)
+  /* The only reference (the common case: an output released): nobody
+   * else can reach the tensor, so no atomic write is needed. The
+   * acquire load pairs with the release decrements of the owners before.
+   * Otherwise: release on the way down, acquire by the last owner, in
+   * one acq_rel operation rather than a release and an acquire fence:
+   * the same cost on x86 (any RMW is a full barrier), and
+   * ThreadSanitizer, which does not model fences, then sees the order
+   * too. */
+  if (__atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE) == 1 ||
+      opr_refcount_dec(t) == 1)
     tensor_destroy(t);
 }
