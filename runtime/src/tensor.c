@@ -168,7 +168,8 @@ static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype, in
 /* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
  * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
  * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
- * NULL for any other case, which tensor_alloc checks and says why. */
+ * NULL for any other case (and when the cache has no block: no call
+ * here, so no registers to save), which tensor_alloc handles. */
 static inline opr_tensor *small_host(opr_dtype dtype, int rank,
                                      const int64_t *dims, bool zero) {
   if (!opr_dtype_known(dtype) || (unsigned)rank > OPR_INLINE_DIMS ||
@@ -181,7 +182,7 @@ static inline opr_tensor *small_host(opr_dtype dtype, int rank,
   }
   size_t head = header_size(), nbytes = n * opr_dtype_size_table[dtype];
   if (head + nbytes > OPR_TC_MAX) return NULL;
-  opr_tensor *t = opr_tc_alloc(head + nbytes);
+  opr_tensor *t = opr_tc_take(head + nbytes); /* NULL: tensor_alloc's */
   if (!t) return NULL;
   if (zero || dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
   init_header(t, dtype, rank, dims, (int64_t)n, nbytes, (char *)t + head);
@@ -215,6 +216,22 @@ opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
   return opr_tensor_create("opr_tensor_new", dtype, rank, dims, out);
 }
 
+/* opr_tensor_new_like's block when this thread's cache has none (or the
+ * tensor is not small): malloc's, the shape still not checked again. */
+static OPR_NOINLINE opr_status new_like_slow(opr_dtype dtype,
+                                             const opr_tensor *like,
+                                             size_t nbytes, opr_tensor **out) {
+  size_t head = header_size();
+  opr_tensor *t = opr_tc_alloc(head + nbytes);
+  if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_tensor_new_like: out "
+                           "of memory allocating %zu bytes", head + nbytes);
+  if (dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
+  init_header(t, dtype, like->rank, like->dims, like->num_elements, nbytes,
+              (char *)t + head);
+  *out = t;
+  return OPR_OK;
+}
+
 opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
                                opr_tensor **out) {
   if (!out || !like)
@@ -230,10 +247,10 @@ opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
                                     like->dims, out);
   size_t nbytes = (size_t)n * opr_dtype_size_table[dtype];
   size_t head = header_size();
-  opr_tensor *t = opr_tc_alloc(head + nbytes);
-  if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_tensor_new_like: out "
-                           "of memory allocating %zu bytes", head + nbytes);
-  if (dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
+  opr_tensor *t = head + nbytes <= OPR_TC_MAX && dtype != OPR_DT_STRING
+                      ? opr_tc_take(head + nbytes)
+                      : NULL;
+  if (!t) return new_like_slow(dtype, like, nbytes, out);
   init_header(t, dtype, like->rank, like->dims, n, nbytes, (char *)t + head);
   *out = t;
   return OPR_OK;
@@ -385,7 +402,7 @@ opr_tensor *opr_tensor_ref(opr_tensor *t) {
   return t;
 }
 
-static void tensor_destroy(opr_tensor *t) {
+static OPR_NOINLINE void tensor_destroy(opr_tensor *t) {
   if (t->dtype == OPR_DT_STRING && t->device == OPR_DEVICE_CPU) {
     opr_string *elems = t->data;
     for (int64_t i = 0; i < t->num_elements; i++) free(elems[i].data);
@@ -411,7 +428,14 @@ void opr_tensor_unref(opr_tensor *t) {
    * the same cost on x86 (any RMW is a full barrier), and
    * ThreadSanitizer, which does not model fences, then sees the order
    * too. */
-  if (__atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE) == 1 ||
-      opr_refcount_dec(t) == 1)
-    tensor_destroy(t);
+  if (__atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE) != 1 &&
+      opr_refcount_dec(t) != 1)
+    return;
+  /* A small plain host tensor back to this thread's cache without a
+   * call; anything else through tensor_destroy. */
+  size_t size = header_size() + t->nbytes;
+  if (t->data == (void *)((char *)t + header_size()) && !t->release &&
+      !t->dims_heap && t->dtype != OPR_DT_STRING && opr_tc_put(t, size))
+    return;
+  tensor_destroy(t);
 }

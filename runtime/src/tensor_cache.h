@@ -49,6 +49,43 @@ static inline int opr_tc_class(size_t size) {
   return size <= 256 ? 0 : size <= 512 ? 1 : size <= 1280 ? 2 : 3;
 }
 
+/* A cached block for `size` bytes (at most OPR_TC_MAX), or NULL when
+ * this thread has none: no call, for the fast paths. */
+static inline void *opr_tc_take(size_t size) {
+#if OPR_TC_ENABLED
+  int c = opr_tc_class(size);
+  opr_tcache *tc = opr_tc_mine;
+  void *b = tc ? tc->head[c] : NULL;
+  if (b) {
+    tc->head[c] = *(void **)b;
+    tc->count[c]--;
+  }
+  return b;
+#else
+  (void)size;
+  return NULL;
+#endif
+}
+
+/* Keeps a block of `size` bytes in this thread's cache if it has room;
+ * false otherwise (then the caller frees it): no call. */
+static inline bool opr_tc_put(void *p, size_t size) {
+#if OPR_TC_ENABLED
+  if (size > OPR_TC_MAX) return false;
+  int c = opr_tc_class(size);
+  opr_tcache *tc = opr_tc_mine;
+  if (!tc || tc->count[c] >= opr_tc_limit[c]) return false;
+  *(void **)p = tc->head[c];
+  tc->head[c] = p;
+  tc->count[c]++;
+  return true;
+#else
+  (void)p;
+  (void)size;
+  return false;
+#endif
+}
+
 /* Memory for a host tensor block of `size` bytes; free it with
  * opr_tc_free and the same size. */
 static inline void *opr_tc_alloc(size_t size) {
