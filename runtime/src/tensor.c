@@ -168,12 +168,19 @@ static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype, in
 /* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
  * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
  * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
- * NULL for any other case (and when the cache has no block: no call
- * here, so no registers to save), which tensor_alloc handles. */
-static inline opr_tensor *small_host(opr_dtype dtype, int rank,
-                                     const int64_t *dims, bool zero) {
-  if (!opr_dtype_known(dtype) || (unsigned)rank > OPR_INLINE_DIMS ||
-      (rank > 0 && !dims))
+ * NULL for any other case (strings, and when the cache has no block: no
+ * call here, so no registers to save), which tensor_alloc handles. The
+ * data is not cleared. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define OPR_ALWAYS_INLINE inline
+#endif
+
+static OPR_ALWAYS_INLINE opr_tensor *small_host(opr_dtype dtype, int rank,
+                                                const int64_t *dims) {
+  if (!opr_dtype_known(dtype) || dtype == OPR_DT_STRING ||
+      (unsigned)rank > OPR_INLINE_DIMS || (rank > 0 && !dims))
     return NULL;
   uint64_t n = 1;
   for (int i = 0; i < rank; i++) {
@@ -184,22 +191,33 @@ static inline opr_tensor *small_host(opr_dtype dtype, int rank,
   if (head + nbytes > OPR_TC_MAX) return NULL;
   opr_tensor *t = opr_tc_take(head + nbytes); /* NULL: tensor_alloc's */
   if (!t) return NULL;
-  if (zero || dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
   init_header(t, dtype, rank, dims, (int64_t)n, nbytes, (char *)t + head);
   return t;
 }
 
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out) {
-  if ((*out = small_host(dtype, rank, dims, true))) return OPR_OK;
-  return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
+  opr_tensor *t = small_host(dtype, rank, dims);
+  if (!t) return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
+  memset(t->data, 0, t->nbytes);
+  *out = t;
+  return OPR_OK;
+}
+
+/* The general case of opr_tensor_create_output: a tail call from its
+ * fast path, so that the fast path saves no registers. */
+static OPR_NOINLINE opr_status create_output_slow(const char *who,
+                                                  opr_dtype dtype, int rank,
+                                                  const int64_t *dims,
+                                                  opr_tensor **out) {
+  return tensor_alloc(who, dtype, rank, dims, true, false, 0, out);
 }
 
 opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
                                     int rank, const int64_t *dims,
                                     opr_tensor **out) {
-  if ((*out = small_host(dtype, rank, dims, false))) return OPR_OK;
-  return tensor_alloc(who, dtype, rank, dims, true, false, 0, out);
+  if ((*out = small_host(dtype, rank, dims))) return OPR_OK;
+  return create_output_slow(who, dtype, rank, dims, out);
 }
 
 opr_status opr_tensor_create_shell(const char *who, opr_dtype dtype,
