@@ -103,8 +103,8 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   return OPR_OK;
 }
 
-/* Fills a new tensor's header; `zero` clears the data (string data is
- * always cleared: its elements own pointers). The dims are inline up to
+/* Fills a new tensor's header (every field but the unused inline dims;
+ * the data is the caller's to clear). The dims are inline up to
  * OPR_INLINE_DIMS; more go to dims_heap, which the caller sets. */
 static inline void init_header(opr_tensor *t, opr_dtype dtype, int rank,
                                const int64_t *dims, int64_t count,
@@ -137,9 +137,10 @@ static OPR_NOINLINE bool heap_dims(opr_tensor *t, const int64_t *dims) {
 /* A tensor whose data follows its header (host), or a header only
  * (`host` false: the caller sets data and release). `zero` clears the
  * data; string data is always cleared (its elements own pointers). */
-static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
-                               const int64_t *dims, bool host, bool zero,
-                               size_t extra, opr_tensor **out) {
+static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype,
+                                            int rank, const int64_t *dims,
+                                            bool host, bool zero, size_t extra,
+                                            opr_tensor **out) {
   int64_t count = 0;
   size_t nbytes = 0;
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
@@ -165,18 +166,18 @@ static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype, in
   return OPR_OK;
 }
 
-/* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
- * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
- * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
- * NULL for any other case (strings, and when the cache has no block: no
- * call here, so no registers to save), which tensor_alloc handles. The
- * data is not cleared. */
 #if defined(__GNUC__) || defined(__clang__)
 #define OPR_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define OPR_ALWAYS_INLINE inline
 #endif
 
+/* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
+ * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
+ * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
+ * NULL for any other case (strings, and when the cache has no block: no
+ * call here, so no registers to save), which tensor_alloc handles. The
+ * data is not cleared. */
 static OPR_ALWAYS_INLINE opr_tensor *small_host(opr_dtype dtype, int rank,
                                                 const int64_t *dims) {
   if (!opr_dtype_known(dtype) || dtype == OPR_DT_STRING ||
