@@ -269,3 +269,13 @@ opr_status opr_register_op(const opr_op_def *def) {
   opr_registry_unlock();
   return s;
 }
+
+opr_status opr_op_handle(const char *name, const opr_op_def **out) {
+  if (!out || !name)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_op_handle: %s is NULL",
+                     !out ? "out" : "the op name");
+  *out = opr_find_op(name);
+  if (!*out)
+    return opr_error(OPR_NOT_FOUND, "no op named '%s' is registered", name);
+  return OPR_OK;
+}

@@ -1,7 +1,9 @@
 /* Host tensors: one allocation holds the struct and the data, so that a
- * small output costs one malloc. Shapes are validated with overflow
- * checks before anything is allocated. */
+ * small output costs one block (from this thread's cache: see
+ * tensor_cache.h). Shapes are validated with overflow checks before
+ * anything is allocated. */
 #include "internal.h"
+#include "tensor_cache.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -101,56 +103,122 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   return OPR_OK;
 }
 
+/* Fills a new tensor's header (every field but the unused inline dims;
+ * the data is the caller's to clear). The dims are inline up to
+ * OPR_INLINE_DIMS; more go to dims_heap, which the caller sets. */
+static inline void init_header(opr_tensor *t, opr_dtype dtype, int rank,
+                               const int64_t *dims, int64_t count,
+                               size_t nbytes, void *data) {
+  t->dtype = dtype;
+  t->rank = rank;
+  t->num_elements = count;
+  t->data = data;
+  t->nbytes = nbytes;
+  t->device = OPR_DEVICE_CPU;
+  t->device_index = 0;
+  t->release = NULL;
+  t->dims_heap = NULL;
+  int64_t *d = t->dims_inline;
+  if (rank <= OPR_INLINE_DIMS)
+    for (int i = 0; i < rank; i++) d[i] = dims[i];
+  t->dims = d;
+  opr_refcount_init(t, 1);
+}
+
+/* Dims beyond the inline ones: on the heap. False when out of memory. */
+static OPR_NOINLINE bool heap_dims(opr_tensor *t, const int64_t *dims) {
+  int64_t *d = malloc((size_t)t->rank * sizeof *d);
+  if (!d) return false;
+  memcpy(d, dims, (size_t)t->rank * sizeof *d);
+  t->dims = t->dims_heap = d;
+  return true;
+}
+
 /* A tensor whose data follows its header (host), or a header only
  * (`host` false: the caller sets data and release). `zero` clears the
  * data; string data is always cleared (its elements own pointers). */
-static opr_status tensor_alloc(const char *who, opr_dtype dtype, int rank,
-                               const int64_t *dims, bool host, bool zero,
-                               size_t extra, opr_tensor **out) {
+static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype,
+                                            int rank, const int64_t *dims,
+                                            bool host, bool zero, size_t extra,
+                                            opr_tensor **out) {
   int64_t count = 0;
   size_t nbytes = 0;
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
   if (s) return s;
   /* `extra`: room after a header-only tensor's header (opr_tensor_wrap). */
   size_t head = header_size(), data = host ? nbytes : extra;
-  /* Not calloc: glibc's calloc bypasses the per-thread cache, which makes
-   * a small tensor cost twice as much. Two memsets, so that the compiler
-   * does not fold them back into a calloc. */
-  opr_tensor *t = opr_host_alloc(head + data);
+  /* Host tensors from this thread's cache (small ones) or malloc; not
+   * calloc: glibc's calloc bypasses its per-thread cache. */
+  opr_tensor *t =
+      host ? opr_tc_alloc(head + data) : opr_host_alloc(head + data);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory "
                            "allocating %zu bytes", who, head + data);
-  memset(t, 0, sizeof *t);
-  if (zero || dtype == OPR_DT_STRING) memset((char *)t + head, 0, data);
-  int64_t *d = t->dims_inline;
-  if (rank > OPR_INLINE_DIMS) {
-    d = t->dims_heap = malloc((size_t)rank * sizeof *d);
-    if (!d) {
-      opr_host_free(t, head + data);
-      return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", who);
-    }
+  if (zero || dtype == OPR_DT_STRING)
+    memset((char *)t + head, 0, data);
+  init_header(t, dtype, rank, dims, count, nbytes,
+              host ? (char *)t + head : NULL);
+  if (rank > OPR_INLINE_DIMS && !heap_dims(t, dims)) {
+    if (host) opr_tc_free(t, head + data);
+    else opr_host_free(t, head + data);
+    return opr_error(OPR_RESOURCE_EXHAUSTED, "%s: out of memory", who);
   }
-  if (rank > 0) memcpy(d, dims, (size_t)rank * sizeof *d);
-  t->dtype = dtype;
-  t->rank = rank;
-  t->dims = d;
-  t->num_elements = count;
-  t->data = host ? (char *)t + head : NULL;
-  t->nbytes = nbytes;
-  t->device = OPR_DEVICE_CPU;
-  opr_refcount_init(t, 1);
   *out = t;
   return OPR_OK;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define OPR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define OPR_ALWAYS_INLINE inline
+#endif
+
+/* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
+ * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
+ * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
+ * NULL for any other case (strings, and when the cache has no block: no
+ * call here, so no registers to save), which tensor_alloc handles. The
+ * data is not cleared. */
+static OPR_ALWAYS_INLINE opr_tensor *small_host(opr_dtype dtype, int rank,
+                                                const int64_t *dims) {
+  if (!opr_dtype_known(dtype) || dtype == OPR_DT_STRING ||
+      (unsigned)rank > OPR_INLINE_DIMS || (rank > 0 && !dims))
+    return NULL;
+  uint64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    uint64_t d = (uint64_t)dims[i]; /* a negative dim: huge */
+    if (d > OPR_TC_MAX || (n *= d) > OPR_TC_MAX) return NULL;
+  }
+  size_t head = header_size(), nbytes = n * opr_dtype_size_table[dtype];
+  if (head + nbytes > OPR_TC_MAX) return NULL;
+  opr_tensor *t = opr_tc_take(head + nbytes); /* NULL: tensor_alloc's */
+  if (!t) return NULL;
+  init_header(t, dtype, rank, dims, (int64_t)n, nbytes, (char *)t + head);
+  return t;
+}
+
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
+  opr_tensor *t = small_host(dtype, rank, dims);
+  if (!t) return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
+  memset(t->data, 0, t->nbytes);
+  *out = t;
+  return OPR_OK;
+}
+
+/* The general case of opr_tensor_create_output: a tail call from its
+ * fast path, so that the fast path saves no registers. */
+static OPR_NOINLINE opr_status create_output_slow(const char *who,
+                                                  opr_dtype dtype, int rank,
+                                                  const int64_t *dims,
+                                                  opr_tensor **out) {
+  return tensor_alloc(who, dtype, rank, dims, true, false, 0, out);
 }
 
 opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
                                     int rank, const int64_t *dims,
                                     opr_tensor **out) {
-  return tensor_alloc(who, dtype, rank, dims, true, false, 0, out);
+  if ((*out = small_host(dtype, rank, dims))) return OPR_OK;
+  return create_output_slow(who, dtype, rank, dims, out);
 }
 
 opr_status opr_tensor_create_shell(const char *who, opr_dtype dtype,
@@ -167,14 +235,44 @@ opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
   return opr_tensor_create("opr_tensor_new", dtype, rank, dims, out);
 }
 
+/* opr_tensor_new_like's block when this thread's cache has none (or the
+ * tensor is not small): malloc's, the shape still not checked again. */
+static OPR_NOINLINE opr_status new_like_slow(opr_dtype dtype,
+                                             const opr_tensor *like,
+                                             size_t nbytes, opr_tensor **out) {
+  size_t head = header_size();
+  opr_tensor *t = opr_tc_alloc(head + nbytes);
+  if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_tensor_new_like: out "
+                           "of memory allocating %zu bytes", head + nbytes);
+  if (dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
+  init_header(t, dtype, like->rank, like->dims, like->num_elements, nbytes,
+              (char *)t + head);
+  *out = t;
+  return OPR_OK;
+}
+
 opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
                                opr_tensor **out) {
   if (!out || !like)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_tensor_new_like: %s is NULL",
                      !out ? "out" : "like");
   *out = NULL;
-  return opr_tensor_create_output("opr_tensor_new_like", dtype, like->rank,
-                                  like->dims, out);
+  int64_t n = like->num_elements;
+  /* A valid tensor's shape: only the byte size for `dtype` is new (no
+   * overflow: at most 16 bytes an element, below 2^48 elements). */
+  if (OPR_UNLIKELY(!opr_dtype_known(dtype) || like->rank > OPR_INLINE_DIMS ||
+                   (uint64_t)n > (SIZE_MAX >> 16)))
+    return opr_tensor_create_output("opr_tensor_new_like", dtype, like->rank,
+                                    like->dims, out);
+  size_t nbytes = (size_t)n * opr_dtype_size_table[dtype];
+  size_t head = header_size();
+  opr_tensor *t = head + nbytes <= OPR_TC_MAX && dtype != OPR_DT_STRING
+                      ? opr_tc_take(head + nbytes)
+                      : NULL;
+  if (!t) return new_like_slow(dtype, like, nbytes, out);
+  init_header(t, dtype, like->rank, like->dims, n, nbytes, (char *)t + head);
+  *out = t;
+  return OPR_OK;
 }
 
 opr_status opr_tensor_from_data(opr_dtype dtype, int rank, const int64_t *dims,
@@ -323,31 +421,40 @@ opr_tensor *opr_tensor_ref(opr_tensor *t) {
   return t;
 }
 
-static void tensor_destroy(opr_tensor *t) {
+static OPR_NOINLINE void tensor_destroy(opr_tensor *t) {
   if (t->dtype == OPR_DT_STRING && t->device == OPR_DEVICE_CPU) {
     opr_string *elems = t->data;
     for (int64_t i = 0; i < t->num_elements; i++) free(elems[i].data);
   }
   if (t->release) t->release(t);
-  free(t->dims_heap);
-  /* The size tensor_alloc asked for (the data follows a host tensor's
-   * header) matters only for a large block. */
+  if (t->dims_heap) free(t->dims_heap);
+  /* The size tensor_alloc asked for: the data follows a host tensor's
+   * header; a shell's block is its header (and a wrap's owner: small). */
   size_t head = header_size();
-  if (t->nbytes < OPR_HOST_LARGE - head) {
-    free(t);
-    return;
-  }
-  bool host = t->data == (void *)((char *)t + head);
-  opr_host_free(t, head + (host ? t->nbytes : 0));
+  if (t->data == (void *)((char *)t + head))
+    opr_tc_free(t, head + t->nbytes);
+  else
+    opr_host_free(t, head);
 }
 
 void opr_tensor_unref(opr_tensor *t) {
   if (!t) return;
-  /* Release on the way down, acquire by the last owner: every access by
-   * another owner happens before the free. One acq_rel operation rather
-   * than a release and an acquire fence: the same cost on x86 (any RMW
-   * is a full barrier), and ThreadSanitizer, which does not model fences,
-   * then sees the order too. */
-  if (opr_refcount_dec(t) == 1)
-    tensor_destroy(t);
+  /* The only reference (the common case: an output released): nobody
+   * else can reach the tensor, so no atomic write is needed. The
+   * acquire load pairs with the release decrements of the owners before.
+   * Otherwise: release on the way down, acquire by the last owner, in
+   * one acq_rel operation rather than a release and an acquire fence:
+   * the same cost on x86 (any RMW is a full barrier), and
+   * ThreadSanitizer, which does not model fences, then sees the order
+   * too. */
+  if (__atomic_load_n(&t->refcount, __ATOMIC_ACQUIRE) != 1 &&
+      opr_refcount_dec(t) != 1)
+    return;
+  /* A small plain host tensor back to this thread's cache without a
+   * call; anything else through tensor_destroy. */
+  size_t size = header_size() + t->nbytes;
+  if (t->data == (void *)((char *)t + header_size()) && !t->release &&
+      !t->dims_heap && t->dtype != OPR_DT_STRING && opr_tc_put(t, size))
+    return;
+  tensor_destroy(t);
 }

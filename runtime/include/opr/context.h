@@ -51,6 +51,13 @@ opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
                           opr_tensor **outputs, size_t max_outputs,
                           size_t *noutputs);
 
+/* An op handle: looks the registered op `name` up once, for running it
+ * many times with opr_execute_op (no lookup by name per call). *out
+ * receives the registered definition, valid for the life of the process
+ * (registered ops are never removed). NOT_FOUND as opr_execute says it:
+ * "no op named 'X' is registered"; *out is then NULL. Thread-safe. */
+opr_status opr_op_handle(const char *name, const opr_op_def **out);
+
 #ifdef __cplusplus
 }
 #endif
