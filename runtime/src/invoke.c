@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
-                                        const opr_call *call,
-                                        opr_device_kind device) {
+/* The first kernel of `t` in selection order whose device and type
+ * constraints fit the call's resolved attrs (inline on the hot path). */
+static inline const opr_kernel_rec *select_in(
+    const struct opr_kernel_table *t, const opr_call *call,
+    opr_device_kind device) {
   size_t n = t ? t->count : 0;
   for (size_t k = 0; k < n; k++) {
     const opr_kernel_rec *r = t->recs[k];
@@ -26,10 +28,16 @@ const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
   return NULL;
 }
 
-static const opr_kernel_rec *select_kernel(const opr_call *call,
-                                           opr_device_kind device) {
-  return opr_select_kernel(
-      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE), call, device);
+const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
+                                        const opr_call *call,
+                                        opr_device_kind device) {
+  return select_in(t, call, device);
+}
+
+static inline const opr_kernel_rec *select_kernel(const opr_call *call,
+                                                  opr_device_kind device) {
+  return select_in(opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE),
+                   call, device);
 }
 
 OPR_COLD opr_status opr_no_kernel(const opr_call *call,

@@ -7,33 +7,34 @@
 
 #include <string.h>
 
-/* The CPU kernel for the call, whose type attrs all follow from `dt`
- * (one type attr or none: the fast paths' ops); NULL when there is none,
- * and the general path says why. */
-static const opr_kernel_rec *cached_kernel(const opr_call *call,
-                                           opr_dtype dt) {
-  struct opr_kernel_table *t =
-      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE);
-  if (!t || (unsigned)dt >= OPR_KERNEL_CACHE_DTYPES) return NULL;
-  /* The records are published with the table (acquired above), so a
-   * relaxed load of one of its pointers sees a complete record. */
-  const opr_kernel_rec *r =
-      __atomic_load_n(&t->cpu_by_dtype[dt], __ATOMIC_RELAXED);
-  if (r) return r;
-  r = opr_select_kernel(t, call, OPR_DEVICE_CPU);
+/* Selects the CPU kernel for the call, whose type attrs all follow from
+ * `dt` (one type attr or none: the fast paths' ops), into the table's
+ * cache; NULL when there is none, and the general path says why. */
+OPR_NOINLINE static const opr_kernel_rec *fill_cache(
+    struct opr_kernel_table *t, const opr_call *call, opr_dtype dt) {
+  const opr_kernel_rec *r = opr_select_kernel(t, call, OPR_DEVICE_CPU);
   if (r) __atomic_store_n(&t->cpu_by_dtype[dt], r, __ATOMIC_RELAXED);
   return r;
 }
 
-/* The kernel when the call can skip the general path, else NULL. */
+/* The kernel when the call can skip the general path, else NULL. The
+ * wrapper has tested the input's dtype against the op's allowed set (a
+ * dtype value, below OPR_KERNEL_CACHE_DTYPES), and a generated op table
+ * always has its state record. */
 static inline const opr_kernel_rec *fast_kernel(const opr_context *ctx,
                                                 const opr_call *call,
                                                 const opr_tensor *in) {
   if (OPR_UNLIKELY(!ctx || ctx->device != OPR_DEVICE_CPU ||
-                   in->device != OPR_DEVICE_CPU || opr_tape_top != NULL ||
-                   !call->op->state))
+                   in->device != OPR_DEVICE_CPU || opr_tape_top != NULL))
     return NULL;
-  return cached_kernel(call, in->dtype);
+  struct opr_kernel_table *t =
+      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE);
+  if (!t) return NULL;
+  /* The records are published with the table (acquired above), so a
+   * relaxed load of one of its pointers sees a complete record. */
+  const opr_kernel_rec *r =
+      __atomic_load_n(&t->cpu_by_dtype[in->dtype], __ATOMIC_RELAXED);
+  return r ? r : fill_cache(t, call, in->dtype);
 }
 
 static opr_status run(opr_context *ctx, opr_call *call,

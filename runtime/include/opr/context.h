@@ -42,7 +42,9 @@ opr_status opr_invoke_into(opr_context *ctx, opr_call *call);
 
 /* The generated fast paths, for ops whose checks the wrapper decided:
  * one input tensor and one output of its dtype (shape `out = in`), the
- * input non-NULL, its type allowed, the attrs valid and set. They run
+ * input and output non-NULL, the input's dtype in the op's allowed set,
+ * the attrs valid and set (generated code only: these are not checked
+ * again). They run
  * the CPU kernel cached for the input's dtype directly; anything else
  * (a device context or tensor, a tape recording on the thread, no
  * kernel) goes through opr_invoke / opr_invoke_into, so that results and
