@@ -508,7 +508,7 @@ static void a_full_disk_during_gen_leaves_nothing(void **state) {
   assert_non_null(f);
   fputs(edited, f);
   fclose(f);
-  r = run_with((run_opts){.fsize = 16384},
+  r = run_with((run_opts){.fsize = 24576},
                (const char *[]){"gen", "-o", dir, demo, NULL});
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: cannot write '%s': File too "
