@@ -6,6 +6,8 @@
 
 #include "opr/gradient.h"
 
+#include <pthread.h>
+
 static opr_context *ctx;
 
 /* Example through the general path, as the wrapper did before. */
@@ -31,6 +33,36 @@ static void expect_same_error(opr_status fast, opr_status general) {
   assert_int_equal(opr_status_code(fast), opr_status_code(general));
   opr_status_free(fast);
   opr_status_free(general);
+}
+
+enum { THREADS = 4, CALLS = 200 };
+
+static void *call_example(void *arg) {
+  const opr_tensor *x = arg;
+  for (int i = 0; i < CALLS; i++) {
+    opr_tensor *y = NULL;
+    opr_status s = demo_example(ctx, x, &y);
+    if (s || ((const int16_t *)y->data)[0] != 2 * ((const int16_t *)x->data)[0])
+      return (void *)1;
+    opr_tensor_unref(y);
+  }
+  return NULL;
+}
+
+/* The first calls for a dtype race to fill its cache entry (under TSan:
+ * no data race; the entry is written atomically, the same by all). */
+static void threads_fill_the_cache_together(void **state) {
+  (void)state;
+  opr_tensor *x = kt_filled(OPR_DT_INT16, 0, NULL, 3);
+  pthread_t t[THREADS];
+  for (int i = 0; i < THREADS; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, call_example, x), 0);
+  for (int i = 0; i < THREADS; i++) {
+    void *failed = NULL;
+    assert_int_equal(pthread_join(t[i], &failed), 0);
+    assert_null(failed);
+  }
+  opr_tensor_unref(x);
 }
 
 static void fast_path_matches_general_for_every_type(void **state) {
@@ -212,6 +244,7 @@ static int teardown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(threads_fill_the_cache_together), /* first */
       cmocka_unit_test(fast_path_matches_general_for_every_type),
       cmocka_unit_test(a_scalar_keeps_its_shape),
       cmocka_unit_test(a_bad_dtype_fails_as_the_general_path_does),
