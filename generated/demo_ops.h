@@ -55,9 +55,9 @@ opr_status demo_add_n(opr_context *ctx,
                       const opr_tensor *const *inputs,
                       size_t inputs_count,
                       opr_tensor **sum);
-/* demo_add_n with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_add_n with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_add_n_into(opr_context *ctx,
                            const opr_tensor *const *inputs,
                            size_t inputs_count,
@@ -94,9 +94,9 @@ enum {
 opr_status demo_add_one(opr_context *ctx,
                         const opr_tensor *input,
                         opr_tensor **output);
-/* demo_add_one with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_add_one with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_add_one_into(opr_context *ctx,
                              const opr_tensor *input,
                              opr_tensor *output);
@@ -137,9 +137,9 @@ enum {
 opr_status demo_example(opr_context *ctx,
                         const opr_tensor *input,
                         opr_tensor **input_times_two);
-/* demo_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_example_into(opr_context *ctx,
                              const opr_tensor *input,
                              opr_tensor *input_times_two);
@@ -182,9 +182,9 @@ enum {
 opr_status demo_my_general_unary_op(opr_context *ctx,
                                     const opr_tensor *in,
                                     opr_tensor **out);
-/* demo_my_general_unary_op with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_my_general_unary_op with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_my_general_unary_op_into(
     opr_context *ctx,
     const opr_tensor *in,
@@ -262,9 +262,9 @@ opr_status demo_pad(opr_context *ctx,
                     const opr_tensor *paddings,
                     const demo_pad_attrs *attrs,
                     opr_tensor **output);
-/* demo_pad with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_pad with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_pad_into(opr_context *ctx,
                          const opr_tensor *input,
                          const opr_tensor *paddings,
@@ -318,9 +318,9 @@ opr_status demo_string_to_number(opr_context *ctx,
                                  const opr_tensor *string_tensor,
                                  const demo_string_to_number_attrs *attrs,
                                  opr_tensor **output);
-/* demo_string_to_number with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_string_to_number with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_string_to_number_into(opr_context *ctx,
                                       const opr_tensor *string_tensor,
                                       const demo_string_to_number_attrs *attrs,
@@ -375,9 +375,9 @@ opr_status demo_zero_out(opr_context *ctx,
                          const opr_tensor *to_zero,
                          const demo_zero_out_attrs *attrs,
                          opr_tensor **zeroed);
-/* demo_zero_out with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_zero_out with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_zero_out_into(opr_context *ctx,
                               const opr_tensor *to_zero,
                               const demo_zero_out_attrs *attrs,
@@ -416,9 +416,9 @@ enum {
 opr_status demo_zero_out_float_int32(opr_context *ctx,
                                      const opr_tensor *to_zero,
                                      opr_tensor **zeroed);
-/* demo_zero_out_float_int32 with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_zero_out_float_int32 with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_zero_out_float_int32_into(
     opr_context *ctx,
     const opr_tensor *to_zero,
@@ -455,9 +455,9 @@ enum {
 opr_status demo_zero_out_int32(opr_context *ctx,
                                const opr_tensor *to_zero,
                                opr_tensor **zeroed);
-/* demo_zero_out_int32 with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_zero_out_int32 with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_zero_out_int32_into(opr_context *ctx,
                                     const opr_tensor *to_zero,
                                     opr_tensor *zeroed);
@@ -496,9 +496,9 @@ enum {
 opr_status demo_zero_out_real_number(opr_context *ctx,
                                      const opr_tensor *to_zero,
                                      opr_tensor **zeroed);
-/* demo_zero_out_real_number with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* demo_zero_out_real_number with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status demo_zero_out_real_number_into(
     opr_context *ctx,
     const opr_tensor *to_zero,

@@ -55,9 +55,9 @@ enum {
 opr_status guide_attrs_attr_constraint_and_default_example(
     opr_context *ctx,
     const guide_attrs_attr_constraint_and_default_example_attrs *attrs);
-/* guide_attrs_attr_constraint_and_default_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_attr_constraint_and_default_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_attr_constraint_and_default_example_into(
     opr_context *ctx,
     const guide_attrs_attr_constraint_and_default_example_attrs *attrs);
@@ -96,9 +96,9 @@ enum {
 opr_status guide_attrs_attr_default_example(
     opr_context *ctx,
     const guide_attrs_attr_default_example_attrs *attrs);
-/* guide_attrs_attr_default_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_attr_default_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_attr_default_example_into(
     opr_context *ctx,
     const guide_attrs_attr_default_example_attrs *attrs);
@@ -185,9 +185,9 @@ enum {
 opr_status guide_attrs_attr_default_example_for_all_types(
     opr_context *ctx,
     const guide_attrs_attr_default_example_for_all_types_attrs *attrs);
-/* guide_attrs_attr_default_example_for_all_types with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_attr_default_example_for_all_types with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_attr_default_example_for_all_types_into(
     opr_context *ctx,
     const guide_attrs_attr_default_example_for_all_types_attrs *attrs);
@@ -222,9 +222,9 @@ enum {
  */
 opr_status guide_attrs_enum_example(opr_context *ctx,
                                     guide_attrs_enum_example_e e);
-/* guide_attrs_enum_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_enum_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_enum_example_into(
     opr_context *ctx,
     guide_attrs_enum_example_e e);
@@ -252,9 +252,9 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a);
-/* guide_attrs_min_int_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_min_int_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_min_int_example_into(opr_context *ctx, int64_t a);
 
 /* ---- NumberOrBooleanType ---- */
@@ -282,9 +282,9 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t);
-/* guide_attrs_number_or_boolean_type with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_number_or_boolean_type with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_number_or_boolean_type_into(
     opr_context *ctx,
     opr_dtype t);
@@ -314,9 +314,9 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t);
-/* guide_attrs_number_type with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_number_type with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_number_type_into(opr_context *ctx, opr_dtype t);
 
 /* ---- RestrictedTypeExample ---- */
@@ -342,9 +342,9 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_restricted_type_example(opr_context *ctx, opr_dtype t);
-/* guide_attrs_restricted_type_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_restricted_type_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_restricted_type_example_into(
     opr_context *ctx,
     opr_dtype t);
@@ -375,9 +375,9 @@ opr_status guide_attrs_type_list_example(
     opr_context *ctx,
     const opr_dtype *a,
     size_t a_count);
-/* guide_attrs_type_list_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_attrs_type_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_attrs_type_list_example_into(
     opr_context *ctx,
     const opr_dtype *a,

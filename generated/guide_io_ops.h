@@ -53,9 +53,9 @@ opr_status guide_io_arbitrary_tensor_sequence_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
-/* guide_io_arbitrary_tensor_sequence_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_arbitrary_tensor_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_arbitrary_tensor_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -91,9 +91,9 @@ opr_status guide_io_built_in_types_example(
     opr_context *ctx,
     const opr_tensor *integers,
     const opr_tensor *complex_numbers);
-/* guide_io_built_in_types_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_built_in_types_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_built_in_types_example_into(
     opr_context *ctx,
     const opr_tensor *integers,
@@ -128,9 +128,9 @@ opr_status guide_io_int32_sequence_example(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count);
-/* guide_io_int32_sequence_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_int32_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_int32_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -170,9 +170,9 @@ opr_status guide_io_int_list_input_example(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out);
-/* guide_io_int_list_input_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_int_list_input_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_int_list_input_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -214,9 +214,9 @@ opr_status guide_io_list_type_restriction_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
-/* guide_io_list_type_restriction_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_list_type_restriction_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_list_type_restriction_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -258,9 +258,9 @@ opr_status guide_io_min_length_int_list_example(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out);
-/* guide_io_min_length_int_list_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_min_length_int_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_min_length_int_list_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -303,9 +303,9 @@ opr_status guide_io_minimum_length_polymorphic_list_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
-/* guide_io_minimum_length_polymorphic_list_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_minimum_length_polymorphic_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_minimum_length_polymorphic_list_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -349,9 +349,9 @@ opr_status guide_io_multiple_ins_and_outs(
     const opr_tensor *z,
     opr_tensor **a,
     opr_tensor **b);
-/* guide_io_multiple_ins_and_outs with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_multiple_ins_and_outs with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_multiple_ins_and_outs_into(
     opr_context *ctx,
     const opr_tensor *y,
@@ -395,9 +395,9 @@ opr_status guide_io_polymorphic_list_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
-/* guide_io_polymorphic_list_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_polymorphic_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_polymorphic_list_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -433,9 +433,9 @@ enum {
 opr_status guide_io_polymorphic_single_input(
     opr_context *ctx,
     const opr_tensor *in);
-/* guide_io_polymorphic_single_input with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_polymorphic_single_input with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_polymorphic_single_input_into(
     opr_context *ctx,
     const opr_tensor *in);
@@ -468,9 +468,9 @@ enum {
 opr_status guide_io_restricted_polymorphic_single_input(
     opr_context *ctx,
     const opr_tensor *in);
-/* guide_io_restricted_polymorphic_single_input with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_restricted_polymorphic_single_input with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_restricted_polymorphic_single_input_into(
     opr_context *ctx,
     const opr_tensor *in);
@@ -510,9 +510,9 @@ opr_status guide_io_restricted_tensor_sequence_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
-/* guide_io_restricted_tensor_sequence_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_restricted_tensor_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_restricted_tensor_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -556,9 +556,9 @@ opr_status guide_io_same_list_input_example(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out);
-/* guide_io_same_list_input_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_same_list_input_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_same_list_input_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
@@ -597,9 +597,9 @@ opr_status guide_io_same_type_sequence_example(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count);
-/* guide_io_same_type_sequence_example with caller-owned outputs: the kernel writes the caller's tensors,
- * which must have the call's dtypes and inferred shapes, in host memory
- * (opr_invoke_into); no reference is taken or set. */
+/* guide_io_same_type_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
 opr_status guide_io_same_type_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
