@@ -94,6 +94,25 @@ opr_status demo_add_n(opr_context *ctx,
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status demo_add_n_into(opr_context *ctx,
+                           const opr_tensor *const *inputs,
+                           size_t inputs_count,
+                           opr_tensor *sum) {
+  const opr_input op_inputs[1] = {{inputs, inputs_count}};
+  opr_attr_value op_attrs[2] = {
+    {.kind = OPR_ATTR_UNSET}, /* N */
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&sum, 1}};
+  opr_call op_call = {
+    .op = &demo_add_n_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- AddOne ---- */
 
 static const opr_arg_def demo_add_one_input_defs[1] = {
@@ -146,7 +165,31 @@ opr_status demo_add_one(opr_context *ctx,
     .attrs = NULL,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (input && output &&
+      input->dtype == OPR_DT_INT32) {
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_add_one_into(opr_context *ctx,
+                             const opr_tensor *input,
+                             opr_tensor *output) {
+  const opr_input op_inputs[1] = {{&input, 1}};
+  opr_output op_outputs[1] = {{&output, 1}};
+  opr_call op_call = {
+    .op = &demo_add_one_def,
+    .inputs = op_inputs,
+    .attrs = NULL,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (input && output &&
+      input->dtype == OPR_DT_INT32) {
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- Example ---- */
@@ -221,7 +264,36 @@ opr_status demo_example(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (input && input_times_two &&
+      opr_dtype_set_has(demo_example_attr_defs[0].allowed_types, input->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = input->dtype};
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_example_into(opr_context *ctx,
+                             const opr_tensor *input,
+                             opr_tensor *input_times_two) {
+  const opr_input op_inputs[1] = {{&input, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&input_times_two, 1}};
+  opr_call op_call = {
+    .op = &demo_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (input && input_times_two &&
+      opr_dtype_set_has(demo_example_attr_defs[0].allowed_types, input->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = input->dtype};
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- MyGeneralUnaryOp ---- */
@@ -298,7 +370,37 @@ opr_status demo_my_general_unary_op(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (in && out &&
+      opr_dtype_set_has(demo_my_general_unary_op_attr_defs[0].allowed_types, in->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = in->dtype};
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_my_general_unary_op_into(
+    opr_context *ctx,
+    const opr_tensor *in,
+    opr_tensor *out) {
+  const opr_input op_inputs[1] = {{&in, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&out, 1}};
+  opr_call op_call = {
+    .op = &demo_my_general_unary_op_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (in && out &&
+      opr_dtype_set_has(demo_my_general_unary_op_attr_defs[0].allowed_types, in->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = in->dtype};
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- Pad ---- */
@@ -510,6 +612,33 @@ opr_status demo_pad(opr_context *ctx,
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status demo_pad_into(opr_context *ctx,
+                         const opr_tensor *input,
+                         const opr_tensor *paddings,
+                         const demo_pad_attrs *attrs,
+                         opr_tensor *output) {
+  static const demo_pad_attrs op_defaults = DEMO_PAD_ATTRS_DEFAULT;
+  if (!attrs) attrs = &op_defaults;
+  if ((unsigned)attrs->mode >= 3u)
+    return opr_error(OPR_INVALID_ARGUMENT,
+                     "Pad: attr 'mode' is %d, not a value of "
+                     "demo_pad_mode", (int)attrs->mode);
+  const opr_input op_inputs[2] = {{&input, 1}, {&paddings, 1}};
+  opr_attr_value op_attrs[3] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+    {.kind = OPR_ATTR_UNSET}, /* Tpaddings */
+    {.kind = OPR_ATTR_STRING, .u.s = demo_pad_mode_allowed[attrs->mode]}, /* mode */
+  };
+  opr_output op_outputs[1] = {{&output, 1}};
+  opr_call op_call = {
+    .op = &demo_pad_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- StringToNumber ---- */
 
 static const opr_attr_value demo_string_to_number_out_type_default_value = {.kind = OPR_ATTR_TYPE, .u.type = OPR_DT_FLOAT};
@@ -580,6 +709,26 @@ opr_status demo_string_to_number(opr_context *ctx,
     .outputs = op_outputs,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_string_to_number_into(opr_context *ctx,
+                                      const opr_tensor *string_tensor,
+                                      const demo_string_to_number_attrs *attrs,
+                                      opr_tensor *output) {
+  static const demo_string_to_number_attrs op_defaults = DEMO_STRING_TO_NUMBER_ATTRS_DEFAULT;
+  if (!attrs) attrs = &op_defaults;
+  const opr_input op_inputs[1] = {{&string_tensor, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_TYPE, .u.type = attrs->out_type}, /* out_type */
+  };
+  opr_output op_outputs[1] = {{&output, 1}};
+  opr_call op_call = {
+    .op = &demo_string_to_number_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- ZeroOut ---- */
@@ -658,7 +807,42 @@ opr_status demo_zero_out(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      opr_dtype_set_has(demo_zero_out_attr_defs[0].allowed_types, to_zero->dtype) &&
+      attrs->preserve_index >= 0) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_zero_out_into(opr_context *ctx,
+                              const opr_tensor *to_zero,
+                              const demo_zero_out_attrs *attrs,
+                              opr_tensor *zeroed) {
+  static const demo_zero_out_attrs op_defaults = DEMO_ZERO_OUT_ATTRS_DEFAULT;
+  if (!attrs) attrs = &op_defaults;
+  const opr_input op_inputs[1] = {{&to_zero, 1}};
+  opr_attr_value op_attrs[2] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+    {.kind = OPR_ATTR_INT, .u.i = attrs->preserve_index}, /* preserve_index */
+  };
+  opr_output op_outputs[1] = {{&zeroed, 1}};
+  opr_call op_call = {
+    .op = &demo_zero_out_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      opr_dtype_set_has(demo_zero_out_attr_defs[0].allowed_types, to_zero->dtype) &&
+      attrs->preserve_index >= 0) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- ZeroOutFloatInt32 ---- */
@@ -726,7 +910,37 @@ opr_status demo_zero_out_float_int32(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      opr_dtype_set_has(demo_zero_out_float_int32_attr_defs[0].allowed_types, to_zero->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_zero_out_float_int32_into(
+    opr_context *ctx,
+    const opr_tensor *to_zero,
+    opr_tensor *zeroed) {
+  const opr_input op_inputs[1] = {{&to_zero, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&zeroed, 1}};
+  opr_call op_call = {
+    .op = &demo_zero_out_float_int32_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      opr_dtype_set_has(demo_zero_out_float_int32_attr_defs[0].allowed_types, to_zero->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- ZeroOutInt32 ---- */
@@ -782,7 +996,31 @@ opr_status demo_zero_out_int32(opr_context *ctx,
     .attrs = NULL,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      to_zero->dtype == OPR_DT_INT32) {
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_zero_out_int32_into(opr_context *ctx,
+                                    const opr_tensor *to_zero,
+                                    opr_tensor *zeroed) {
+  const opr_input op_inputs[1] = {{&to_zero, 1}};
+  opr_output op_outputs[1] = {{&zeroed, 1}};
+  opr_call op_call = {
+    .op = &demo_zero_out_int32_def,
+    .inputs = op_inputs,
+    .attrs = NULL,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      to_zero->dtype == OPR_DT_INT32) {
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- ZeroOutRealNumber ---- */
@@ -855,7 +1093,37 @@ opr_status demo_zero_out_real_number(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      opr_dtype_set_has(demo_zero_out_real_number_attr_defs[0].allowed_types, to_zero->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
+    return opr_invoke_fast(ctx, &op_call);
+  }
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_zero_out_real_number_into(
+    opr_context *ctx,
+    const opr_tensor *to_zero,
+    opr_tensor *zeroed) {
+  const opr_input op_inputs[1] = {{&to_zero, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&zeroed, 1}};
+  opr_call op_call = {
+    .op = &demo_zero_out_real_number_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  /* The checks decided when generating: the fast path. */
+  if (to_zero && zeroed &&
+      opr_dtype_set_has(demo_zero_out_real_number_attr_defs[0].allowed_types, to_zero->dtype)) {
+    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
+    return opr_invoke_fast_into(ctx, &op_call);
+  }
+  return opr_invoke_into(ctx, &op_call);
 }
 
 opr_status demo_register_ops(void) {

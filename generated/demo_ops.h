@@ -55,6 +55,13 @@ opr_status demo_add_n(opr_context *ctx,
                       const opr_tensor *const *inputs,
                       size_t inputs_count,
                       opr_tensor **sum);
+/* demo_add_n with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_add_n_into(opr_context *ctx,
+                           const opr_tensor *const *inputs,
+                           size_t inputs_count,
+                           opr_tensor *sum);
 
 /* ---- AddOne ---- */
 
@@ -87,6 +94,12 @@ enum {
 opr_status demo_add_one(opr_context *ctx,
                         const opr_tensor *input,
                         opr_tensor **output);
+/* demo_add_one with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_add_one_into(opr_context *ctx,
+                             const opr_tensor *input,
+                             opr_tensor *output);
 
 /* ---- Example ---- */
 
@@ -124,6 +137,12 @@ enum {
 opr_status demo_example(opr_context *ctx,
                         const opr_tensor *input,
                         opr_tensor **input_times_two);
+/* demo_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_example_into(opr_context *ctx,
+                             const opr_tensor *input,
+                             opr_tensor *input_times_two);
 
 /* ---- MyGeneralUnaryOp ---- */
 
@@ -163,6 +182,13 @@ enum {
 opr_status demo_my_general_unary_op(opr_context *ctx,
                                     const opr_tensor *in,
                                     opr_tensor **out);
+/* demo_my_general_unary_op with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_my_general_unary_op_into(
+    opr_context *ctx,
+    const opr_tensor *in,
+    opr_tensor *out);
 
 /* ---- Pad ---- */
 
@@ -236,6 +262,14 @@ opr_status demo_pad(opr_context *ctx,
                     const opr_tensor *paddings,
                     const demo_pad_attrs *attrs,
                     opr_tensor **output);
+/* demo_pad with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_pad_into(opr_context *ctx,
+                         const opr_tensor *input,
+                         const opr_tensor *paddings,
+                         const demo_pad_attrs *attrs,
+                         opr_tensor *output);
 
 /* ---- StringToNumber ---- */
 
@@ -284,6 +318,13 @@ opr_status demo_string_to_number(opr_context *ctx,
                                  const opr_tensor *string_tensor,
                                  const demo_string_to_number_attrs *attrs,
                                  opr_tensor **output);
+/* demo_string_to_number with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_string_to_number_into(opr_context *ctx,
+                                      const opr_tensor *string_tensor,
+                                      const demo_string_to_number_attrs *attrs,
+                                      opr_tensor *output);
 
 /* ---- ZeroOut ---- */
 
@@ -334,6 +375,13 @@ opr_status demo_zero_out(opr_context *ctx,
                          const opr_tensor *to_zero,
                          const demo_zero_out_attrs *attrs,
                          opr_tensor **zeroed);
+/* demo_zero_out with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_zero_out_into(opr_context *ctx,
+                              const opr_tensor *to_zero,
+                              const demo_zero_out_attrs *attrs,
+                              opr_tensor *zeroed);
 
 /* ---- ZeroOutFloatInt32 ---- */
 
@@ -368,6 +416,13 @@ enum {
 opr_status demo_zero_out_float_int32(opr_context *ctx,
                                      const opr_tensor *to_zero,
                                      opr_tensor **zeroed);
+/* demo_zero_out_float_int32 with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_zero_out_float_int32_into(
+    opr_context *ctx,
+    const opr_tensor *to_zero,
+    opr_tensor *zeroed);
 
 /* ---- ZeroOutInt32 ---- */
 
@@ -400,6 +455,12 @@ enum {
 opr_status demo_zero_out_int32(opr_context *ctx,
                                const opr_tensor *to_zero,
                                opr_tensor **zeroed);
+/* demo_zero_out_int32 with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_zero_out_int32_into(opr_context *ctx,
+                                    const opr_tensor *to_zero,
+                                    opr_tensor *zeroed);
 
 /* ---- ZeroOutRealNumber ---- */
 
@@ -435,6 +496,13 @@ enum {
 opr_status demo_zero_out_real_number(opr_context *ctx,
                                      const opr_tensor *to_zero,
                                      opr_tensor **zeroed);
+/* demo_zero_out_real_number with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status demo_zero_out_real_number_into(
+    opr_context *ctx,
+    const opr_tensor *to_zero,
+    opr_tensor *zeroed);
 
 #ifdef __cplusplus
 }

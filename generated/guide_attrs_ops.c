@@ -46,6 +46,23 @@ opr_status guide_attrs_attr_constraint_and_default_example(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_attrs_attr_constraint_and_default_example_into(
+    opr_context *ctx,
+    const guide_attrs_attr_constraint_and_default_example_attrs *attrs) {
+  static const guide_attrs_attr_constraint_and_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
+  if (!attrs) attrs = &op_defaults;
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_INT, .u.i = attrs->i}, /* i */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_attr_constraint_and_default_example_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- AttrDefaultExample ---- */
 
 static const opr_attr_value guide_attrs_attr_default_example_i_default_value = {.kind = OPR_ATTR_INT, .u.i = 0};
@@ -85,6 +102,23 @@ opr_status guide_attrs_attr_default_example(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_attr_default_example_into(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_attrs *attrs) {
+  static const guide_attrs_attr_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
+  if (!attrs) attrs = &op_defaults;
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_INT, .u.i = attrs->i}, /* i */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_attr_default_example_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- AttrDefaultExampleForAllTypes ---- */
@@ -188,6 +222,31 @@ opr_status guide_attrs_attr_default_example_for_all_types(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_attrs_attr_default_example_for_all_types_into(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_for_all_types_attrs *attrs) {
+  static const guide_attrs_attr_default_example_for_all_types_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT;
+  if (!attrs) attrs = &op_defaults;
+  opr_attr_value op_attrs[9] = {
+    opr_attr_cstring(OPR_ATTR_STRING, attrs->s), /* s */
+    {.kind = OPR_ATTR_INT, .u.i = attrs->i}, /* i */
+    {.kind = OPR_ATTR_FLOAT, .u.f = attrs->f}, /* f */
+    {.kind = OPR_ATTR_BOOL, .u.b = attrs->b}, /* b */
+    {.kind = OPR_ATTR_TYPE, .u.type = attrs->ty}, /* ty */
+    {.kind = OPR_ATTR_SHAPE, .u.shape = attrs->sh}, /* sh */
+    opr_attr_tensor(attrs->te), /* te */
+    opr_attr_list(OPR_ATTR_INT, attrs->l_empty, attrs->l_empty_count), /* l_empty */
+    opr_attr_list(OPR_ATTR_INT, attrs->l_int, attrs->l_int_count), /* l_int */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_attr_default_example_for_all_types_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- EnumExample ---- */
 
 static const opr_str guide_attrs_enum_example_e_allowed[2] = {{"apple", 5}, {"orange", 6}};
@@ -230,6 +289,25 @@ opr_status guide_attrs_enum_example(opr_context *ctx,
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_attrs_enum_example_into(
+    opr_context *ctx,
+    guide_attrs_enum_example_e e) {
+  if ((unsigned)e >= 2u)
+    return opr_error(OPR_INVALID_ARGUMENT,
+                     "EnumExample: attr 'e' is %d, not a value of "
+                     "guide_attrs_enum_example_e", (int)e);
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_STRING, .u.s = guide_attrs_enum_example_e_allowed[e]}, /* e */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_enum_example_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- MinIntExample ---- */
 
 static const opr_attr_def guide_attrs_min_int_example_attr_defs[1] = {
@@ -264,6 +342,19 @@ opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a) {
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_min_int_example_into(opr_context *ctx, int64_t a) {
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_INT, .u.i = a}, /* a */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_min_int_example_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- NumberOrBooleanType ---- */
@@ -310,6 +401,21 @@ opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t) {
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_attrs_number_or_boolean_type_into(
+    opr_context *ctx,
+    opr_dtype t) {
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_number_or_boolean_type_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- NumberType ---- */
 
 static const opr_attr_def guide_attrs_number_type_attr_defs[1] = {
@@ -354,6 +460,19 @@ opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t) {
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_attrs_number_type_into(opr_context *ctx, opr_dtype t) {
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_number_type_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- RestrictedTypeExample ---- */
 
 static const opr_attr_def guide_attrs_restricted_type_example_attr_defs[1] = {
@@ -391,6 +510,21 @@ opr_status guide_attrs_restricted_type_example(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_restricted_type_example_into(
+    opr_context *ctx,
+    opr_dtype t) {
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_restricted_type_example_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- TypeListExample ---- */
@@ -431,6 +565,22 @@ opr_status guide_attrs_type_list_example(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_type_list_example_into(
+    opr_context *ctx,
+    const opr_dtype *a,
+    size_t a_count) {
+  opr_attr_value op_attrs[1] = {
+    opr_attr_list(OPR_ATTR_TYPE, a, a_count), /* a */
+  };
+  opr_call op_call = {
+    .op = &guide_attrs_type_list_example_def,
+    .inputs = NULL,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 opr_status guide_attrs_register_ops(void) {

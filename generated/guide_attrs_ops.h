@@ -55,6 +55,12 @@ enum {
 opr_status guide_attrs_attr_constraint_and_default_example(
     opr_context *ctx,
     const guide_attrs_attr_constraint_and_default_example_attrs *attrs);
+/* guide_attrs_attr_constraint_and_default_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_attr_constraint_and_default_example_into(
+    opr_context *ctx,
+    const guide_attrs_attr_constraint_and_default_example_attrs *attrs);
 
 /* ---- AttrDefaultExample ---- */
 
@@ -88,6 +94,12 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_attr_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_attrs *attrs);
+/* guide_attrs_attr_default_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_attr_default_example_into(
     opr_context *ctx,
     const guide_attrs_attr_default_example_attrs *attrs);
 
@@ -173,6 +185,12 @@ enum {
 opr_status guide_attrs_attr_default_example_for_all_types(
     opr_context *ctx,
     const guide_attrs_attr_default_example_for_all_types_attrs *attrs);
+/* guide_attrs_attr_default_example_for_all_types with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_attr_default_example_for_all_types_into(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_for_all_types_attrs *attrs);
 
 /* ---- EnumExample ---- */
 
@@ -204,6 +222,12 @@ enum {
  */
 opr_status guide_attrs_enum_example(opr_context *ctx,
                                     guide_attrs_enum_example_e e);
+/* guide_attrs_enum_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_enum_example_into(
+    opr_context *ctx,
+    guide_attrs_enum_example_e e);
 
 /* ---- MinIntExample ---- */
 
@@ -228,6 +252,10 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a);
+/* guide_attrs_min_int_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_min_int_example_into(opr_context *ctx, int64_t a);
 
 /* ---- NumberOrBooleanType ---- */
 
@@ -254,6 +282,12 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t);
+/* guide_attrs_number_or_boolean_type with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_number_or_boolean_type_into(
+    opr_context *ctx,
+    opr_dtype t);
 
 /* ---- NumberType ---- */
 
@@ -280,6 +314,10 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t);
+/* guide_attrs_number_type with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_number_type_into(opr_context *ctx, opr_dtype t);
 
 /* ---- RestrictedTypeExample ---- */
 
@@ -304,6 +342,12 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_restricted_type_example(opr_context *ctx, opr_dtype t);
+/* guide_attrs_restricted_type_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_restricted_type_example_into(
+    opr_context *ctx,
+    opr_dtype t);
 
 /* ---- TypeListExample ---- */
 
@@ -328,6 +372,13 @@ enum {
  * opr_status_free.
  */
 opr_status guide_attrs_type_list_example(
+    opr_context *ctx,
+    const opr_dtype *a,
+    size_t a_count);
+/* guide_attrs_type_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_attrs_type_list_example_into(
     opr_context *ctx,
     const opr_dtype *a,
     size_t a_count);

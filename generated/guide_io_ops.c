@@ -62,6 +62,26 @@ opr_status guide_io_arbitrary_tensor_sequence_example(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_io_arbitrary_tensor_sequence_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{out, out_count}};
+  opr_call op_call = {
+    .op = &guide_io_arbitrary_tensor_sequence_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- BuiltInTypesExample ---- */
 
 static const opr_arg_def guide_io_built_in_types_example_input_defs[2] = {
@@ -104,6 +124,20 @@ opr_status guide_io_built_in_types_example(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_built_in_types_example_into(
+    opr_context *ctx,
+    const opr_tensor *integers,
+    const opr_tensor *complex_numbers) {
+  const opr_input op_inputs[2] = {{&integers, 1}, {&complex_numbers, 1}};
+  opr_call op_call = {
+    .op = &guide_io_built_in_types_example_def,
+    .inputs = op_inputs,
+    .attrs = NULL,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- Int32SequenceExample ---- */
@@ -155,6 +189,23 @@ opr_status guide_io_int32_sequence_example(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_int32_sequence_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* NumTensors */
+  };
+  opr_call op_call = {
+    .op = &guide_io_int32_sequence_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- IntListInputExample ---- */
@@ -213,6 +264,25 @@ opr_status guide_io_int_list_input_example(
     .outputs = op_outputs,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_int_list_input_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor *out) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* N */
+  };
+  opr_output op_outputs[1] = {{&out, 1}};
+  opr_call op_call = {
+    .op = &guide_io_int_list_input_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- ListTypeRestrictionExample ---- */
@@ -274,6 +344,26 @@ opr_status guide_io_list_type_restriction_example(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_io_list_type_restriction_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{out, out_count}};
+  opr_call op_call = {
+    .op = &guide_io_list_type_restriction_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- MinLengthIntListExample ---- */
 
 static const opr_attr_def guide_io_min_length_int_list_example_attr_defs[1] = {
@@ -330,6 +420,25 @@ opr_status guide_io_min_length_int_list_example(
     .outputs = op_outputs,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_min_length_int_list_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor *out) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* N */
+  };
+  opr_output op_outputs[1] = {{&out, 1}};
+  opr_call op_call = {
+    .op = &guide_io_min_length_int_list_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- MinimumLengthPolymorphicListExample ---- */
@@ -390,6 +499,26 @@ opr_status guide_io_minimum_length_polymorphic_list_example(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_io_minimum_length_polymorphic_list_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{out, out_count}};
+  opr_call op_call = {
+    .op = &guide_io_minimum_length_polymorphic_list_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- MultipleInsAndOuts ---- */
 
 static const opr_arg_def guide_io_multiple_ins_and_outs_input_defs[2] = {
@@ -442,6 +571,23 @@ opr_status guide_io_multiple_ins_and_outs(
     .outputs = op_outputs,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_multiple_ins_and_outs_into(
+    opr_context *ctx,
+    const opr_tensor *y,
+    const opr_tensor *z,
+    opr_tensor *a,
+    opr_tensor *b) {
+  const opr_input op_inputs[2] = {{&y, 1}, {&z, 1}};
+  opr_output op_outputs[2] = {{&a, 1}, {&b, 1}};
+  opr_call op_call = {
+    .op = &guide_io_multiple_ins_and_outs_def,
+    .inputs = op_inputs,
+    .attrs = NULL,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- PolymorphicListExample ---- */
@@ -502,6 +648,26 @@ opr_status guide_io_polymorphic_list_example(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_io_polymorphic_list_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{out, out_count}};
+  opr_call op_call = {
+    .op = &guide_io_polymorphic_list_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- PolymorphicSingleInput ---- */
 
 static const opr_attr_def guide_io_polymorphic_single_input_attr_defs[1] = {
@@ -548,6 +714,22 @@ opr_status guide_io_polymorphic_single_input(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_polymorphic_single_input_into(
+    opr_context *ctx,
+    const opr_tensor *in) {
+  const opr_input op_inputs[1] = {{&in, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_call op_call = {
+    .op = &guide_io_polymorphic_single_input_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- RestrictedPolymorphicSingleInput ---- */
@@ -597,6 +779,22 @@ opr_status guide_io_restricted_polymorphic_single_input(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_restricted_polymorphic_single_input_into(
+    opr_context *ctx,
+    const opr_tensor *in) {
+  const opr_input op_inputs[1] = {{&in, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_call op_call = {
+    .op = &guide_io_restricted_polymorphic_single_input_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- RestrictedTensorSequenceExample ---- */
@@ -656,6 +854,26 @@ opr_status guide_io_restricted_tensor_sequence_example(
     .outputs = op_outputs,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_restricted_tensor_sequence_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{out, out_count}};
+  opr_call op_call = {
+    .op = &guide_io_restricted_tensor_sequence_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 /* ---- SameListInputExample ---- */
@@ -721,6 +939,26 @@ opr_status guide_io_same_list_input_example(
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_io_same_list_input_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor *out) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[2] = {
+    {.kind = OPR_ATTR_UNSET}, /* N */
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&out, 1}};
+  opr_call op_call = {
+    .op = &guide_io_same_list_input_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- SameTypeSequenceExample ---- */
 
 static const opr_attr_def guide_io_same_type_sequence_example_attr_defs[2] = {
@@ -775,6 +1013,24 @@ opr_status guide_io_same_type_sequence_example(
     .outputs = NULL,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_same_type_sequence_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count) {
+  const opr_input op_inputs[1] = {{in, in_count}};
+  opr_attr_value op_attrs[2] = {
+    {.kind = OPR_ATTR_UNSET}, /* NumTensors */
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_call op_call = {
+    .op = &guide_io_same_type_sequence_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = NULL,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 opr_status guide_io_register_ops(void) {

@@ -53,6 +53,15 @@ opr_status guide_io_arbitrary_tensor_sequence_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
+/* guide_io_arbitrary_tensor_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_arbitrary_tensor_sequence_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- BuiltInTypesExample ---- */
 
@@ -79,6 +88,13 @@ enum {
  * opr_status_free.
  */
 opr_status guide_io_built_in_types_example(
+    opr_context *ctx,
+    const opr_tensor *integers,
+    const opr_tensor *complex_numbers);
+/* guide_io_built_in_types_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_built_in_types_example_into(
     opr_context *ctx,
     const opr_tensor *integers,
     const opr_tensor *complex_numbers);
@@ -109,6 +125,13 @@ enum {
  * opr_status_free.
  */
 opr_status guide_io_int32_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count);
+/* guide_io_int32_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_int32_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count);
@@ -147,6 +170,14 @@ opr_status guide_io_int_list_input_example(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out);
+/* guide_io_int_list_input_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_int_list_input_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor *out);
 
 /* ---- ListTypeRestrictionExample ---- */
 
@@ -178,6 +209,15 @@ enum {
  * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_list_type_restriction_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
+/* guide_io_list_type_restriction_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_list_type_restriction_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
@@ -218,6 +258,14 @@ opr_status guide_io_min_length_int_list_example(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out);
+/* guide_io_min_length_int_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_min_length_int_list_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor *out);
 
 /* ---- MinimumLengthPolymorphicListExample ---- */
 
@@ -250,6 +298,15 @@ enum {
  * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_minimum_length_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
+/* guide_io_minimum_length_polymorphic_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_minimum_length_polymorphic_list_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
@@ -292,6 +349,15 @@ opr_status guide_io_multiple_ins_and_outs(
     const opr_tensor *z,
     opr_tensor **a,
     opr_tensor **b);
+/* guide_io_multiple_ins_and_outs with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_multiple_ins_and_outs_into(
+    opr_context *ctx,
+    const opr_tensor *y,
+    const opr_tensor *z,
+    opr_tensor *a,
+    opr_tensor *b);
 
 /* ---- PolymorphicListExample ---- */
 
@@ -329,6 +395,15 @@ opr_status guide_io_polymorphic_list_example(
     size_t in_count,
     opr_tensor **out,
     size_t out_count);
+/* guide_io_polymorphic_list_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_polymorphic_list_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
 
 /* ---- PolymorphicSingleInput ---- */
 
@@ -358,6 +433,12 @@ enum {
 opr_status guide_io_polymorphic_single_input(
     opr_context *ctx,
     const opr_tensor *in);
+/* guide_io_polymorphic_single_input with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_polymorphic_single_input_into(
+    opr_context *ctx,
+    const opr_tensor *in);
 
 /* ---- RestrictedPolymorphicSingleInput ---- */
 
@@ -385,6 +466,12 @@ enum {
  * opr_status_free.
  */
 opr_status guide_io_restricted_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in);
+/* guide_io_restricted_polymorphic_single_input with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_restricted_polymorphic_single_input_into(
     opr_context *ctx,
     const opr_tensor *in);
 
@@ -418,6 +505,15 @@ enum {
  * with opr_status_free; on failure no output is set.
  */
 opr_status guide_io_restricted_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count);
+/* guide_io_restricted_tensor_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_restricted_tensor_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
@@ -460,6 +556,14 @@ opr_status guide_io_same_list_input_example(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out);
+/* guide_io_same_list_input_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_same_list_input_example_into(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor *out);
 
 /* ---- SameTypeSequenceExample ---- */
 
@@ -490,6 +594,13 @@ enum {
  * opr_status_free.
  */
 opr_status guide_io_same_type_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count);
+/* guide_io_same_type_sequence_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_io_same_type_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count);

@@ -104,6 +104,25 @@ opr_status guide_shapes_mat_mul_like(opr_context *ctx,
   return opr_invoke(ctx, &op_call);
 }
 
+opr_status guide_shapes_mat_mul_like_into(
+    opr_context *ctx,
+    const opr_tensor *a,
+    const opr_tensor *b,
+    opr_tensor *product) {
+  const opr_input op_inputs[2] = {{&a, 1}, {&b, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&product, 1}};
+  opr_call op_call = {
+    .op = &guide_shapes_mat_mul_like_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
+}
+
 /* ---- MatrixExample ---- */
 
 static const opr_attr_value guide_shapes_matrix_example_T_default_value = {.kind = OPR_ATTR_TYPE, .u.type = OPR_DT_FLOAT};
@@ -186,6 +205,24 @@ opr_status guide_shapes_matrix_example(opr_context *ctx,
     .outputs = op_outputs,
   };
   return opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_shapes_matrix_example_into(
+    opr_context *ctx,
+    const opr_tensor *input,
+    opr_tensor *output) {
+  const opr_input op_inputs[1] = {{&input, 1}};
+  opr_attr_value op_attrs[1] = {
+    {.kind = OPR_ATTR_UNSET}, /* T */
+  };
+  opr_output op_outputs[1] = {{&output, 1}};
+  opr_call op_call = {
+    .op = &guide_shapes_matrix_example_def,
+    .inputs = op_inputs,
+    .attrs = op_attrs,
+    .outputs = op_outputs,
+  };
+  return opr_invoke_into(ctx, &op_call);
 }
 
 opr_status guide_shapes_register_ops(void) {

@@ -59,6 +59,14 @@ opr_status guide_shapes_mat_mul_like(opr_context *ctx,
                                      const opr_tensor *a,
                                      const opr_tensor *b,
                                      opr_tensor **product);
+/* guide_shapes_mat_mul_like with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_shapes_mat_mul_like_into(
+    opr_context *ctx,
+    const opr_tensor *a,
+    const opr_tensor *b,
+    opr_tensor *product);
 
 /* ---- MatrixExample ---- */
 
@@ -98,6 +106,13 @@ enum {
 opr_status guide_shapes_matrix_example(opr_context *ctx,
                                        const opr_tensor *input,
                                        opr_tensor **output);
+/* guide_shapes_matrix_example with caller-owned outputs (opr_invoke_into): the kernel
+ * writes the caller's tensors, which must have the call's dtypes and
+ * inferred shapes, in host memory; no reference is taken or set. */
+opr_status guide_shapes_matrix_example_into(
+    opr_context *ctx,
+    const opr_tensor *input,
+    opr_tensor *output);
 
 #ifdef __cplusplus
 }

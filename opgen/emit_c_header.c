@@ -251,6 +251,14 @@ static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
   op_doc(w, f, op);
   og_c_params p = og_c_wrapper_params(f, op);
   og_c_signature(w, "opr_status", name, &p, ";");
+  og_w_line(w, "/* %s with caller-owned outputs (opr_invoke_into): the "
+               "kernel", name);
+  og_w_line(w, " * writes the caller's tensors, which must have the call's "
+               "dtypes and");
+  og_w_line(w, " * inferred shapes, in host memory; no reference is taken or "
+               "set. */");
+  og_c_params q = og_c_into_params(f, op);
+  og_c_signature(w, "opr_status", og_cn_op(f, op, OG_CN_INTO), &q, ";");
   og_w_newline(w);
 }
 

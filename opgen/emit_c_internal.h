@@ -74,6 +74,18 @@ typedef struct og_c_params {
   size_t count;
 } og_c_params;
 og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op);
+/* The parameters of the wrapper's caller-owned form (name_into): a
+ * single output is `opr_tensor *name`, the caller's tensor
+ * (emit_c_fast.c). */
+og_c_params og_c_into_params(const og_c_file *f, const og_op *op);
+/* Whether the op's wrapper gets the specialised fast path, and the path
+ * itself (after op_call is built; `into`: the caller-owned form). */
+bool og_c_has_fast_path(const og_op *op);
+void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
+                    bool into);
+/* Where the wrapper reads attr a: a parameter or a field of *attrs. */
+const char *og_c_attr_source(const og_c_file *f, const og_op *op,
+                             const og_attr *a);
 /* `ret name(params)`, wrapped one parameter per line past 80 columns;
  * ends with `end` (";" or " {"). */
 void og_c_signature(og_writer *w, const char *ret, const char *name,

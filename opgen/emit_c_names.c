@@ -47,6 +47,7 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
       [OG_CN_ATTR_DEFS] = "_attr_defs",
       [OG_CN_KERNEL] = "_kernel_def",
       [OG_CN_REGISTER_KERNEL] = "_register_kernel",
+      [OG_CN_INTO] = "_into",
   };
   const char *name = og_c_op_name(f, op);
   if (part == OG_CN_WRAPPER) return name;

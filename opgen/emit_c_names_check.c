@@ -289,7 +289,8 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the op table", "the op state", "the check", "the shape function",
       "the shape values struct",
       "the input table", "the output table", "the attr table",
-      "the kernel struct", "the kernel registration"};
+      "the kernel struct", "the kernel registration",
+      "the caller-owned wrapper"};
   item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
   for (int p = 0; p < OG_CN_OP_PARTS; p++) {
     if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&

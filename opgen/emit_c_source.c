@@ -154,8 +154,8 @@ static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
 }
 
 /* Where the wrapper reads attr a: a parameter or a field of *attrs. */
-static const char *attr_source(const og_c_file *f, const og_op *op,
-                               const og_attr *a) {
+const char *og_c_attr_source(const og_c_file *f, const og_op *op,
+                             const og_attr *a) {
   size_t i = (size_t)(a - op->attrs);
   const og_cn_scoped *n = og_c_scoped(f, op);
   return og_c_attr_required(a)
@@ -177,7 +177,7 @@ static const char *attr_count(const og_c_file *f, const og_op *op,
  * table of allowed strings. */
 static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
                        const og_attr *a) {
-  const char *src = attr_source(f, op, a);
+  const char *src = og_c_attr_source(f, op, a);
   og_w_line(w, "if ((unsigned)%s >= %zuu)", src, a->allowed->u.list.count);
   og_w_indent(w);
   og_w_line(w, "return opr_error(OPR_INVALID_ARGUMENT,");
@@ -200,7 +200,7 @@ static void enum_guard(og_writer *w, const og_c_file *f, const og_op *op,
 
 static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
                        const og_attr *a) {
-  const char *src = attr_source(f, op, a);
+  const char *src = og_c_attr_source(f, op, a);
   const char *kind = og_c_attr_kind(a->type.kind);
   if (a->inferred) og_w_puts(w, "{.kind = OPR_ATTR_UNSET}");
   else if (a->type.is_list && a->type.kind == OG_ATTR_TENSOR)
@@ -225,7 +225,10 @@ static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
   }
 }
 
-static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
+/* The call's arrays; `into`: a single output's slot is the caller's
+ * tensor parameter itself. */
+static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op,
+                         bool into) {
   const og_cn_scoped *n = og_c_scoped(f, op);
   if (op->ninputs) {
     og_w_printf(w, "const opr_input op_inputs[%zu] = {", op->ninputs);
@@ -255,16 +258,19 @@ static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
       if (og_c_arg_is_list(&op->outputs[i]))
         og_w_printf(w, "%s{%s, %s}", i ? ", " : "", id, n->out_count[i]);
       else
-        og_w_printf(w, "%s{%s, 1}", i ? ", " : "", id);
+        og_w_printf(w, "%s{%s%s, 1}", i ? ", " : "", into ? "&" : "", id);
     }
     og_w_line(w, "};");
   }
 }
 
-static void wrapper(og_writer *w, const og_c_file *f, const og_op *op) {
-  const char *name = og_c_op_name(f, op);
-  og_c_params p = og_c_wrapper_params(f, op);
-  og_c_signature(w, "opr_status", name, &p, " {");
+/* The typed wrapper, or (`into`) its form with caller-owned outputs. */
+static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
+                    bool into) {
+  og_c_params p = into ? og_c_into_params(f, op) : og_c_wrapper_params(f, op);
+  og_c_signature(w, "opr_status",
+                 into ? og_cn_op(f, op, OG_CN_INTO) : og_c_op_name(f, op), &p,
+                 " {");
   og_w_indent(w);
   if (og_c_has_attrs_struct(op)) {
     og_w_line(w, "static const %s op_defaults = %s;",
@@ -274,7 +280,7 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op) {
   for (size_t i = 0; i < op->nattrs; i++)
     if (og_c_attr_is_enum(&op->attrs[i]) && !op->attrs[i].inferred)
       enum_guard(w, f, op, &op->attrs[i]);
-  wrapper_args(w, f, op);
+  wrapper_args(w, f, op, into);
   og_w_line(w, "opr_call op_call = {");
   og_w_indent(w);
   og_w_line(w, ".op = &%s,", og_cn_op(f, op, OG_CN_DEF));
@@ -283,7 +289,9 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_line(w, ".outputs = %s,", op->noutputs ? "op_outputs" : "NULL");
   og_w_dedent(w);
   og_w_line(w, "};");
-  og_w_line(w, "return opr_invoke(ctx, &op_call);");
+  if (og_c_has_fast_path(op)) og_c_fast_path(w, f, op, into);
+  og_w_line(w, "return %s(ctx, &op_call);",
+            into ? "opr_invoke_into" : "opr_invoke");
   og_w_dedent(w);
   og_w_line(w, "}");
 }
@@ -303,7 +311,9 @@ static void op_code(og_writer *w, const og_c_file *f, const og_op *op) {
   }
   op_def(w, f, op);
   og_w_newline(w);
-  wrapper(w, f, op);
+  wrapper(w, f, op, false);
+  og_w_newline(w);
+  wrapper(w, f, op, true);
   og_w_newline(w);
 }
 

@@ -469,11 +469,11 @@ static bool has_temporaries(const char *dir) {
 
 static void a_full_disk_during_gen_leaves_nothing(void **state) {
   (void)state;
-  /* specs/demo.op's files are about 9, 27 and 21 KB, written in that
-   * order: at 16 KB the first temporary is written, the second fails. */
+  /* specs/demo.op's files are about 17, 42 and 21 KB, written in that
+   * order: at 24 KB the first temporary is written, the second fails. */
   const char *dir = path_in("full");
   const char *deep = path_in("full_new/a/b");
-  const rlim_t limits[] = {1, 4096, 16384};
+  const rlim_t limits[] = {1, 4096, 24576};
   for (size_t i = 0; i < 3; i++) {
     run_result r = run_with((run_opts){.fsize = limits[i]},
                             (const char *[]){"gen", "-o", deep,
@@ -508,7 +508,7 @@ static void a_full_disk_during_gen_leaves_nothing(void **state) {
   assert_non_null(f);
   fputs(edited, f);
   fclose(f);
-  r = run_with((run_opts){.fsize = 16384},
+  r = run_with((run_opts){.fsize = 24576},
                (const char *[]){"gen", "-o", dir, demo, NULL});
   char want[2048];
   snprintf(want, sizeof want, "opgen: error: cannot write '%s': File too "

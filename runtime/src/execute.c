@@ -35,7 +35,7 @@ opr_status opr_set_named_attrs(const opr_op_def *op,
 /* Points each output argument at its run of `outputs`, once the check
  * has resolved the counts. */
 static opr_status layout_outputs(opr_call *call, opr_tensor **outputs,
-                                 size_t max, size_t *total) {
+                                 size_t max, bool into, size_t *total) {
   const opr_op_def *op = call->op;
   size_t n = 0;
   for (size_t o = 0; o < op->noutputs; o++) {
@@ -48,6 +48,10 @@ static opr_status layout_outputs(opr_call *call, opr_tensor **outputs,
                        op->name, outputs ? max : 0);
     n += count;
   }
+  if (into && n != max)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: produces %zu output %s, "
+                     "given %zu", op->name, n,
+                     n == 1 ? "tensor" : "tensors", max);
   if (n > 0 && (!outputs || n > max))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: produces %zu output %s, "
                      "room for %zu", op->name, n,
@@ -90,14 +94,13 @@ opr_status opr_execute(opr_context *ctx, const char *op_name,
                         max_outputs, noutputs);
 }
 
-opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
+/* opr_execute_op, and with caller-owned outputs (`into`: `outputs`
+ * holds exactly the op's output tensors). */
+static opr_status execute(opr_context *ctx, const opr_op_def *op,
                           const opr_input *inputs, size_t ninputs,
                           const opr_named_attr *attrs, size_t nattrs,
                           opr_tensor **outputs, size_t max_outputs,
-                          size_t *noutputs) {
-  if (noutputs) *noutputs = 0;
-  if (!op)
-    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op: the op is NULL");
+                          bool into, size_t *noutputs) {
   opr_status s = check_request(ctx, op, ninputs, inputs, nattrs, attrs);
   if (s) return s;
   /* Only the entries the op uses are set (below): clearing whole
@@ -126,11 +129,55 @@ opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
     outs[o] = (opr_output){&unwritten, SIZE_MAX};
   if (!s) s = opr_set_named_attrs(op, attrs, nattrs, vals);
   if (!s) s = op->check(&call);
-  if (!s) s = layout_outputs(&call, outputs, max_outputs, &total);
-  if (!s) s = opr_invoke_checked(ctx, &call);
+  if (!s) s = layout_outputs(&call, outputs, max_outputs, into, &total);
+  if (!s)
+    s = into ? opr_invoke_into_checked(ctx, &call)
+             : opr_invoke_checked(ctx, &call);
   if (!s && noutputs) *noutputs = total;
   opr_call_cleanup(&call);
   if (vals != vals_inline) free(vals);
   if (outs != outs_inline) free(outs);
   return s;
+}
+
+opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
+                          const opr_input *inputs, size_t ninputs,
+                          const opr_named_attr *attrs, size_t nattrs,
+                          opr_tensor **outputs, size_t max_outputs,
+                          size_t *noutputs) {
+  if (noutputs) *noutputs = 0;
+  if (!op)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op: the op is NULL");
+  return execute(ctx, op, inputs, ninputs, attrs, nattrs, outputs,
+                 max_outputs, false, noutputs);
+}
+
+opr_status opr_execute_op_into(opr_context *ctx, const opr_op_def *op,
+                               const opr_input *inputs, size_t ninputs,
+                               const opr_named_attr *attrs, size_t nattrs,
+                               opr_tensor *const *outputs, size_t noutputs) {
+  if (!op)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op_into: the op is "
+                     "NULL");
+  if (noutputs && !outputs)
+    return opr_error(OPR_INVALID_ARGUMENT, "%s: the output array is NULL",
+                     op->name);
+  /* Only read: the caller-owned path writes no slot. */
+  return execute(ctx, op, inputs, ninputs, attrs, nattrs,
+                 (opr_tensor **)(uintptr_t)outputs, noutputs, true, NULL);
+}
+
+opr_status opr_execute_into(opr_context *ctx, const char *op_name,
+                            const opr_input *inputs, size_t ninputs,
+                            const opr_named_attr *attrs, size_t nattrs,
+                            opr_tensor *const *outputs, size_t noutputs) {
+  if (!ctx || !op_name)
+    return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_into: %s is NULL",
+                     !ctx ? "the context" : "the op name");
+  const opr_op_def *op = opr_find_op(op_name);
+  if (!op)
+    return opr_error(OPR_NOT_FOUND, "no op named '%s' is registered",
+                     op_name);
+  return opr_execute_op_into(ctx, op, inputs, ninputs, attrs, nattrs,
+                             outputs, noutputs);
 }

@@ -58,6 +58,32 @@ static opr_status preallocate(opr_kernel_ctx *k, const opr_infer_ctx *c) {
   return OPR_OK;
 }
 
+/* A caller-owned tensor fits a shape where the shape is known. */
+static bool fits(const opr_tensor *t, opr_shape s) {
+  if (s.rank < 0) return true;
+  if (t->rank != s.rank) return false;
+  for (int i = 0; i < s.rank; i++)
+    if (s.dims[i] >= 0 && t->dims[i] != s.dims[i]) return false;
+  return true;
+}
+
+/* Caller-owned outputs (opr_invoke_into): each against its inferred
+ * shape, instead of allocating. */
+static opr_status check_into(opr_kernel_ctx *k, const opr_infer_ctx *c) {
+  const opr_call *call = k->call;
+  size_t flat = 0;
+  for (size_t o = 0; o < call->op->noutputs; o++) {
+    size_t n = opr_output_count_fast(call, o);
+    for (size_t j = 0; j < n && flat < c->noutputs; j++, flat++) {
+      opr_shape s = c->outputs[flat];
+      if (!fits(call->outputs[o].tensors[j], s))
+        return opr_into_wrong_shape(k, o, j, s.rank, s.dims,
+                                    "its inferred shape is");
+    }
+  }
+  return OPR_OK;
+}
+
 /* A call's inputs are tensors and its attrs are resolved: the context is
  * set up here without opr_infer_ctx_init's general case. */
 static opr_status ctx_for_call(opr_infer_ctx *c, const opr_call *call) {
@@ -86,13 +112,13 @@ static opr_status ctx_for_call(opr_infer_ctx *c, const opr_call *call) {
 opr_status opr_infer_for_call(opr_kernel_ctx *k) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
-  k->outputs_preallocated = false;
+  k->outputs_preallocated = k->outputs_into; /* the caller's tensors */
   if (!op->shape_fn) return OPR_OK;
   opr_infer_ctx c;
   opr_status s = ctx_for_call(&c, call);
   if (s) return s;
   s = op->shape_fn(&c);
-  if (!s) s = preallocate(k, &c);
+  if (!s) s = k->outputs_into ? check_into(k, &c) : preallocate(k, &c);
   if (c.chunks || c.outputs != c.outputs_inline) opr_infer_ctx_free(&c);
   return s;
 }

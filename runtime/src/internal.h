@@ -53,8 +53,14 @@ typedef struct opr_kernel_rec {
 /* An op's kernels in selection order (priority high to low, then
  * registration order). Immutable once published through
  * opr_op_state.kernels; a registration publishes a new table. */
+enum { OPR_KERNEL_CACHE_DTYPES = 64 };
+
 struct opr_kernel_table {
   struct opr_kernel_table *retired_next; /* kept reachable once replaced */
+  /* The fast paths' CPU kernel per input dtype, filled on first use
+   * (atomically; NULL: not yet). A new table starts empty, so that a
+   * kernel registered later is seen. */
+  const opr_kernel_rec *cpu_by_dtype[OPR_KERNEL_CACHE_DTYPES];
   size_t count;
   const opr_kernel_rec *recs[];
 };
@@ -215,6 +221,18 @@ opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
 
 /* opr_invoke after the op's check: outputs, kernel, run. */
 opr_status opr_invoke_checked(opr_context *ctx, opr_call *call);
+/* The same with caller-owned outputs (opr_invoke_into), for a checked
+ * call. */
+opr_status opr_invoke_into_checked(opr_context *ctx, opr_call *call);
+/* The first kernel of table `t` in selection order that fits the call's
+ * resolved attrs on `device`; NULL when none. */
+const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
+                                        const opr_call *call,
+                                        opr_device_kind device);
+/* UNIMPLEMENTED: "Op: no kernel for device CPU with T=float". */
+opr_status opr_no_kernel(const opr_call *call, opr_device_kind device);
+/* INTERNAL: the kernel left an output slot unset. */
+opr_status opr_unset_output(const opr_call *call, size_t o, size_t j);
 
 /* The innermost tape recording on this thread (tape.c), NULL when none:
  * the dispatch tests it after every successful call, so that a call

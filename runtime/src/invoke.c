@@ -9,12 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The first kernel in selection order whose device and type constraints
- * fit the call's resolved attrs. */
-static const opr_kernel_rec *select_kernel(const opr_call *call,
-                                           opr_device_kind device) {
-  const struct opr_kernel_table *t =
-      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE);
+/* The first kernel of `t` in selection order whose device and type
+ * constraints fit the call's resolved attrs (inline on the hot path). */
+static inline const opr_kernel_rec *select_in(
+    const struct opr_kernel_table *t, const opr_call *call,
+    opr_device_kind device) {
   size_t n = t ? t->count : 0;
   for (size_t k = 0; k < n; k++) {
     const opr_kernel_rec *r = t->recs[k];
@@ -29,9 +28,20 @@ static const opr_kernel_rec *select_kernel(const opr_call *call,
   return NULL;
 }
 
-/* UNIMPLEMENTED: "Op: no kernel for device CPU with T=float, U=int32". */
-OPR_COLD static opr_status no_kernel(const opr_call *call,
-                                     opr_device_kind device) {
+const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
+                                        const opr_call *call,
+                                        opr_device_kind device) {
+  return select_in(t, call, device);
+}
+
+static inline const opr_kernel_rec *select_kernel(const opr_call *call,
+                                                  opr_device_kind device) {
+  return select_in(opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE),
+                   call, device);
+}
+
+OPR_COLD opr_status opr_no_kernel(const opr_call *call,
+                                  opr_device_kind device) {
   const opr_op_def *op = call->op;
   char types[512] = "";
   size_t pos = 0;
@@ -58,8 +68,8 @@ static void release_outputs(opr_call *call) {
   }
 }
 
-OPR_COLD static opr_status unset_output(const opr_call *call, size_t o,
-                                        size_t j) {
+OPR_COLD opr_status opr_unset_output(const opr_call *call, size_t o,
+                                     size_t j) {
   return opr_error(OPR_INTERNAL, "%s: the kernel left output '%s' element "
                    "%zu unset", call->op->name, call->op->outputs[o].name, j);
 }
@@ -71,7 +81,7 @@ static opr_status check_filled(const opr_call *call) {
     size_t n = opr_output_count_fast(call, o);
     opr_tensor *const *slots = outs[o].tensors;
     for (size_t j = 0; j < n; j++)
-      if (!slots[j]) return unset_output(call, o, j);
+      if (!slots[j]) return opr_unset_output(call, o, j);
   }
   return OPR_OK;
 }
@@ -106,8 +116,8 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
     clear_outputs(call);
   }
   const opr_kernel_rec *r = select_kernel(call, ctx->device);
-  if (!r) return no_kernel(call, ctx->device);
-  opr_kernel_ctx k = {ctx, call, &r->def, ctx->device, false};
+  if (!r) return opr_no_kernel(call, ctx->device);
+  opr_kernel_ctx k = {ctx, call, &r->def, ctx->device, false, false};
   /* Shape inference: validates the input shapes, pre-allocates outputs. */
   opr_status s = opr_infer_for_call(&k);
   /* Device kernels, and device tensors, go through the device layer. */
@@ -117,7 +127,7 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
             : opr_device_run(&k);
   if (!s)
     s = !single ? check_filled(call)
-        : single->tensors[0] ? OPR_OK : unset_output(call, 0, 0);
+        : single->tensors[0] ? OPR_OK : opr_unset_output(call, 0, 0);
   if (s) release_outputs(call);
   else if (OPR_UNLIKELY(opr_tape_top != NULL)) opr_tape_record_call(call);
   return s;
@@ -189,6 +199,9 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
       if (out) *out = *slot;
       return OPR_OK;
     }
+    if (k->outputs_into) /* the caller's tensor */
+      return opr_into_wrong_shape(k, arg, index, rank, dims,
+                                  "the kernel computes");
     return opr_infer_take_output(k, arg, index, rank, dims, out); /* says why */
   }
   if (*slot)

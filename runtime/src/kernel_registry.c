@@ -139,6 +139,7 @@ opr_status opr_kernel_publish_locked(const opr_op_def *op,
   }
   while (pos < n && old->recs[pos]->def.priority >= r->def.priority) pos++;
   t->retired_next = NULL;
+  memset(t->cpu_by_dtype, 0, sizeof t->cpu_by_dtype);
   t->count = n + 1;
   for (size_t i = 0; i < pos; i++) t->recs[i] = old->recs[i];
   t->recs[pos] = r;

@@ -84,6 +84,13 @@ opr_status opr_infer_for_call(opr_kernel_ctx *k);
 
 /* Output `index` of the call was allocated from its inferred shape; the
  * kernel asks for it with rank and dims (see opr_kernel_alloc_output). */
+/* INVALID_ARGUMENT: the caller-owned output `index` of output `arg`
+ * has another shape than rank/dims ("<whose> [2, 3]": "its inferred
+ * shape is", "the kernel computes"). */
+opr_status opr_into_wrong_shape(const opr_kernel_ctx *k, size_t arg,
+                                size_t index, int rank, const int64_t *dims,
+                                const char *whose);
+
 opr_status opr_infer_take_output(opr_kernel_ctx *k, size_t arg,
                                  size_t index, int rank,
                                  const int64_t *dims, opr_tensor **out);

@@ -159,7 +159,7 @@ def _oplib(build_dir, name):
      "(input 0: names differ ('to_zero' vs 'x'))"),
     ("ctor_bad_abi", "FailedPreconditionError",
      "' was built for op library ABI version 999; this runtime loads "
-     "version 1 (rebuild the library against this runtime)"),
+     "version 2 (rebuild the library against this runtime)"),
     ("ctor_bad_hash", "DataLossError",
      "': its 1 op definitions hash to 0x"),
 ])

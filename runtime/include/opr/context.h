@@ -31,6 +31,27 @@ opr_device_kind opr_context_device(const opr_context *ctx);
  * call->attrs are not to be read afterwards. */
 opr_status opr_invoke(opr_context *ctx, opr_call *call);
 
+/* The same with caller-owned outputs: every output slot holds a tensor
+ * of the caller's, which the kernel writes (the call takes no reference
+ * and sets no slot). Each is checked first against the dtype the call
+ * resolves, host memory, and the shape the op's shape function infers
+ * (and against the shape the kernel asks opr_kernel_alloc_output for);
+ * a mismatch is INVALID_ARGUMENT naming the op, the output and what
+ * differs. A kernel that runs on a device: UNIMPLEMENTED. */
+opr_status opr_invoke_into(opr_context *ctx, opr_call *call);
+
+/* The generated fast paths, for ops whose checks the wrapper decided:
+ * one input tensor and one output of its dtype (shape `out = in`), the
+ * input and output non-NULL, the input's dtype in the op's allowed set,
+ * the attrs valid and set (generated code only: these are not checked
+ * again). They run
+ * the CPU kernel cached for the input's dtype directly; anything else
+ * (a device context or tensor, a tape recording on the thread, no
+ * kernel) goes through opr_invoke / opr_invoke_into, so that results and
+ * errors are the same. */
+opr_status opr_invoke_fast(opr_context *ctx, opr_call *call);
+opr_status opr_invoke_fast_into(opr_context *ctx, opr_call *call);
+
 /* Runs any registered op by name: `inputs` one per input argument of the
  * op, attrs by name, outputs flattened into `outputs` (room for
  * `max_outputs`; *noutputs receives the count). Same checks and messages
@@ -57,6 +78,18 @@ opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
  * (registered ops are never removed). NOT_FOUND as opr_execute says it:
  * "no op named 'X' is registered"; *out is then NULL. Thread-safe. */
 opr_status opr_op_handle(const char *name, const opr_op_def **out);
+
+/* opr_execute and opr_execute_op with caller-owned outputs (see
+ * opr_invoke_into): `outputs` holds exactly the op's `noutputs` output
+ * tensors, flattened, which the kernel writes; none is replaced. */
+opr_status opr_execute_into(opr_context *ctx, const char *op,
+                            const opr_input *inputs, size_t ninputs,
+                            const opr_named_attr *attrs, size_t nattrs,
+                            opr_tensor *const *outputs, size_t noutputs);
+opr_status opr_execute_op_into(opr_context *ctx, const opr_op_def *op,
+                               const opr_input *inputs, size_t ninputs,
+                               const opr_named_attr *attrs, size_t nattrs,
+                               opr_tensor *const *outputs, size_t noutputs);
 
 #ifdef __cplusplus
 }

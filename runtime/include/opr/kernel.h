@@ -22,6 +22,7 @@ typedef struct opr_kernel_ctx {
   const opr_kernel_def *kernel;
   opr_device_kind device;
   bool outputs_preallocated; /* private: set by the runtime */
+  bool outputs_into; /* private: the slots hold caller-owned tensors */
 } opr_kernel_ctx;
 
 typedef opr_status (*opr_kernel_fn)(opr_kernel_ctx *k);
@@ -60,7 +61,9 @@ size_t opr_list_kernels(const opr_op_def *op, const opr_kernel_def **out,
  * arguments). The call owns it once allocated. Where the runtime
  * allocated the outputs from their inferred shapes before the kernel
  * ran, this returns that tensor when `rank` and `dims` are the inferred
- * shape, and fails with INTERNAL when they differ. The data is not
+ * shape, and fails with INTERNAL when they differ. Where the caller owns
+ * the outputs (opr_invoke_into), it returns the caller's tensor when
+ * the shape is its shape, and fails with INVALID_ARGUMENT otherwise. The data is not
  * cleared (strings excepted): the kernel writes every element, as
  * TensorFlow's allocate_output expects, and no pass over memory is
  * wasted. */

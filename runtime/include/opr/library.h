@@ -23,7 +23,7 @@ extern "C" {
  * tables, calls, tensors, opr_library_info) and the signatures of the
  * public functions. Bumped whenever any of them changes; a library built
  * for another version is refused. */
-#define OPR_LIBRARY_ABI_VERSION 1u
+#define OPR_LIBRARY_ABI_VERSION 2u
 
 /* What a library's entry point returns. `abi_version` stays the first
  * field in every version, so that any runtime can read it. */

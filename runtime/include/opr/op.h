@@ -139,6 +139,11 @@ opr_status opr_check_attrs(opr_call *call);
 /* Checks each output slot array against the length the attrs give. */
 opr_status opr_check_outputs(opr_call *call);
 
+/* `dt` is a dtype value in `set`: the generated fast paths' type test. */
+static inline bool opr_dtype_set_has(opr_dtype_set set, opr_dtype dt) {
+  return (unsigned)dt < 64u && ((set >> (unsigned)dt) & 1u);
+}
+
 /* The dtype of output `arg`, element `index`, once attrs are resolved. */
 opr_dtype opr_output_dtype(const opr_call *call, size_t arg, size_t index);
 /* The number of tensors output `arg` has, once attrs are resolved. */

@@ -1,0 +1,82 @@
+/* The generated fast paths' dispatch: the wrapper has decided the op's
+ * checks (one input tensor of an allowed type, valid attrs, output shape
+ * `out = in`), so what is left is the context, the tape, and the kernel,
+ * cached per input dtype in the op's kernel table. Anything else goes
+ * through the general entry, which gives the same results and errors. */
+#include "internal.h"
+
+#include <string.h>
+
+/* Selects the CPU kernel for the call, whose type attrs all follow from
+ * `dt` (one type attr or none: the fast paths' ops), into the table's
+ * cache; NULL when there is none, and the general path says why. */
+OPR_NOINLINE static const opr_kernel_rec *fill_cache(
+    struct opr_kernel_table *t, const opr_call *call, opr_dtype dt) {
+  const opr_kernel_rec *r = opr_select_kernel(t, call, OPR_DEVICE_CPU);
+  if (r) __atomic_store_n(&t->cpu_by_dtype[dt], r, __ATOMIC_RELAXED);
+  return r;
+}
+
+/* The kernel when the call can skip the general path, else NULL. The
+ * wrapper has tested the input's dtype against the op's allowed set (a
+ * dtype value, below OPR_KERNEL_CACHE_DTYPES), and a generated op table
+ * always has its state record. */
+static inline const opr_kernel_rec *fast_kernel(const opr_context *ctx,
+                                                const opr_call *call,
+                                                const opr_tensor *in) {
+  if (OPR_UNLIKELY(!ctx || ctx->device != OPR_DEVICE_CPU ||
+                   in->device != OPR_DEVICE_CPU || opr_tape_top != NULL))
+    return NULL;
+  struct opr_kernel_table *t =
+      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE);
+  if (!t) return NULL;
+  /* The records are published with the table (acquired above), so a
+   * relaxed load of one of its pointers sees a complete record. */
+  const opr_kernel_rec *r =
+      __atomic_load_n(&t->cpu_by_dtype[in->dtype], __ATOMIC_RELAXED);
+  return r ? r : fill_cache(t, call, in->dtype);
+}
+
+static opr_status run(opr_context *ctx, opr_call *call,
+                      const opr_kernel_rec *r, bool into) {
+  opr_kernel_ctx k = {ctx, call, &r->def, OPR_DEVICE_CPU, true, into};
+  return r->def.fn(&k);
+}
+
+opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
+  const opr_tensor *in = call->inputs[0].tensors[0];
+  opr_tensor **slot = call->outputs[0].tensors;
+  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
+  if (!r) return opr_invoke(ctx, call);
+  /* The output is shaped like the input (`out = in`): no inference. */
+  opr_status s = opr_tensor_new_like(in->dtype, in, slot);
+  if (OPR_UNLIKELY(s != OPR_OK)) {
+    opr_status_free(s); /* the general path allocates, and says why */
+    *slot = NULL;
+    return opr_invoke(ctx, call);
+  }
+  s = run(ctx, call, r, false);
+  if (!s && OPR_UNLIKELY(!*slot)) s = opr_unset_output(call, 0, 0);
+  if (s) {
+    if (*slot) opr_tensor_unref(*slot);
+    *slot = NULL;
+  }
+  return s;
+}
+
+/* The caller's output is a host tensor of the input's dtype and shape. */
+static inline bool fits_input(const opr_tensor *out, const opr_tensor *in) {
+  return out->dtype == in->dtype && out->device == OPR_DEVICE_CPU &&
+         out->rank == in->rank &&
+         (in->rank == 0 ||
+          memcmp(out->dims, in->dims, (size_t)in->rank * sizeof *in->dims) ==
+              0);
+}
+
+opr_status opr_invoke_fast_into(opr_context *ctx, opr_call *call) {
+  const opr_tensor *in = call->inputs[0].tensors[0];
+  const opr_tensor *out = call->outputs[0].tensors[0];
+  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
+  if (!r || !fits_input(out, in)) return opr_invoke_into(ctx, call);
+  return run(ctx, call, r, true);
+}
