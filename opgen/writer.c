@@ -122,7 +122,12 @@ void og_w_line(og_writer *w, const char *fmt, ...) {
   va_end(ap);
 }
 
-void og_w_newline(og_writer *w) { og_w_write(w, "\n", 1); }
+/* An empty line gets no indentation: the '\n' alone. */
+void og_w_newline(og_writer *w) {
+  *reserve(w, 1) = '\n';
+  w->buf[++w->len] = '\0';
+  w->at_line_start = true;
+}
 
 void og_w_spaces(og_writer *w, size_t n) {
   static const char run[] = "                                "; /* 32 */
