@@ -186,7 +186,10 @@ size_t og_utf8_seq_len(const unsigned char *s, size_t avail) {
 
 size_t og_utf8_check(const char *text, size_t len) {
   const unsigned char *p = (const unsigned char *)text;
-  for (size_t i = 0, n; i < len; i += n)
+  for (size_t i = 0, n; i < len; i += n) {
+    n = 1; /* ASCII, nearly all of a spec, without the call */
+    if (p[i] - 1u < 0x7Fu) continue;
     if (p[i] == 0 || !(n = og_utf8_seq_len(p + i, len - i))) return i;
+  }
   return (size_t)-1;
 }

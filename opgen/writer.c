@@ -20,8 +20,13 @@ void og_writer_free(og_writer *w) {
 
 /* Room for `len` more bytes and the '\0'. */
 static char *reserve(og_writer *w, size_t len) {
-  if (w->len + len + 1 > w->cap)
-    w->buf = og_xgrow(w->buf, &w->cap, w->len + len + 1, 1);
+  if (w->len + len + 1 > w->cap) {
+    /* A first 1 KiB holds most scratch texts whole, and a large output
+     * skips the small steps. */
+    size_t need = w->len + len + 1;
+    if (!w->cap && need < 1024) need = 1024;
+    w->buf = og_xgrow(w->buf, &w->cap, need, 1);
+  }
   return w->buf + w->len;
 }
 
