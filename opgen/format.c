@@ -1,6 +1,8 @@
 #define _GNU_SOURCE /* strchrnul, where the C library has it */
 #include "format.h"
 
+#include "memshort.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,7 +19,7 @@ typedef struct sink {
 static inline void put(sink *o, const char *s, size_t n) {
   if (o->len < o->room) {
     size_t k = o->room - o->len < n ? o->room - o->len : n;
-    memcpy(o->buf + o->len, s, k);
+    og_copy(o->buf + o->len, s, k);
   }
   o->len += n;
 }

@@ -2,6 +2,7 @@
 
 #include "arena.h"
 #include "format.h"
+#include "memshort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +32,20 @@ static char *reserve(og_writer *w, size_t len) {
 }
 
 static void append(og_writer *w, const char *s, size_t len) {
-  memcpy(reserve(w, len), s, len);
+  og_copy(reserve(w, len), s, len);
   w->len += len;
   w->buf[w->len] = '\0';
 }
 
+/* n spaces at d: indentation is a few levels, 2 to 16 bytes. */
+static inline void fill_spaces(char *d, size_t n) {
+  static const char run[] = "                "; /* 16 */
+  if (n < sizeof run) og_copy(d, run, n);
+  else memset(d, ' ', n);
+}
+
 static void spaces(og_writer *w, size_t n) {
-  memset(reserve(w, n), ' ', n);
+  fill_spaces(reserve(w, n), n);
   w->len += n;
   w->buf[w->len] = '\0';
 }
@@ -91,7 +99,7 @@ static void format_write(og_writer *w, bool nl, const char *fmt, va_list ap) {
         memmove(at - pad, at, len);
         pad = 0;
       }
-      memset(at - pad, ' ', pad);
+      fill_spaces(at - pad, pad);
       w->len += pad + len;
       w->buf[w->len] = '\0';
       w->at_line_start = at[len - 1] == '\n';
