@@ -31,6 +31,8 @@ static char *reserve(og_writer *w, size_t len) {
   return w->buf + w->len;
 }
 
+void og_w_reserve(og_writer *w, size_t n) { reserve(w, n); }
+
 static void append(og_writer *w, const char *s, size_t len) {
   og_copy(reserve(w, len), s, len);
   w->len += len;
