@@ -60,6 +60,16 @@ void *og_xgrow(void *ptr, size_t *cap, size_t need, size_t elem) {
   return og_xrealloc(ptr, n * elem);
 }
 
+/* Most allocations are a few aligned 16-byte units: stores in line beat
+ * a call to memset for them. */
+static inline void zero(void *p, size_t size) {
+  if (size > 64 || size % 16) {
+    memset(p, 0, size);
+    return;
+  }
+  for (size_t i = 0; i < size; i += 16) memset((char *)p + i, 0, 16);
+}
+
 void *og_arena_alloc(og_arena *arena, size_t size) {
   const size_t align = sizeof(max_align_t);
   size = (size + align - 1) / align * align;
@@ -74,7 +84,7 @@ void *og_arena_alloc(og_arena *arena, size_t size) {
   }
   void *p = (char *)b->data + b->used;
   b->used += size;
-  memset(p, 0, size);
+  zero(p, size);
   return p;
 }
 

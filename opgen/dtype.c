@@ -15,7 +15,10 @@ static const dtype_info dtypes[OG_DT_COUNT] = {
 };
 
 static bool word_eq(const char *a, size_t alen, const char *b) {
-  return b && strlen(b) == alen && memcmp(a, b, alen) == 0;
+  if (!b) return false;
+  if (alen == 0) return b[0] == '\0';
+  /* The first byte rules out nearly every entry without a strlen. */
+  return a[0] == b[0] && strlen(b) == alen && memcmp(a, b, alen) == 0;
 }
 
 const char *og_dtype_name(og_dtype dt) {

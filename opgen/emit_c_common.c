@@ -158,9 +158,30 @@ void og_c_string(og_writer *w, const char *s, size_t len) {
 
 /* Writes one comment line (after `pad` spaces), escaping a comment
  * terminator. */
+/* Eight bytes a step (doc comments are most of a header's text): true if
+ * one of x's bytes is '*', '/' or '?', the bytes that begin a pair
+ * og_c_comment_text must split. */
+static bool has_comment_byte(uint64_t x) {
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  uint64_t a = x ^ (ones * '*'), b = x ^ (ones * '/'), c = x ^ (ones * '?');
+  return (((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & highs;
+}
+
+/* The first i' >= i below end where p[i'] is '*', '/' or '?', or end. */
+static size_t next_comment_byte(const char *p, size_t i, size_t end) {
+  for (uint64_t x; i + 8 <= end; i += 8) {
+    memcpy(&x, p + i, 8);
+    if (has_comment_byte(x)) break;
+  }
+  while (i < end && p[i] != '*' && p[i] != '/' && p[i] != '?') i++;
+  return i;
+}
+
 void og_c_comment_text(og_writer *w, const char *p, size_t n) {
   size_t start = 0;
   for (size_t i = 0; i + 1 < n; i++) {
+    i = next_comment_byte(p, i, n - 1);
+    if (i + 1 >= n) break;
     bool closes = p[i] == '*' && p[i + 1] == '/';
     bool opens = p[i] == '/' && p[i + 1] == '*'; /* -Wcomment */
     bool trigraph = p[i] == '?' && p[i + 1] == '?';

@@ -1,4 +1,7 @@
+#define _GNU_SOURCE /* strchrnul, where the C library has it */
 #include "format.h"
+
+#include "memshort.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -16,7 +19,7 @@ typedef struct sink {
 static inline void put(sink *o, const char *s, size_t n) {
   if (o->len < o->room) {
     size_t k = o->room - o->len < n ? o->room - o->len : n;
-    memcpy(o->buf + o->len, s, k);
+    og_copy(o->buf + o->len, s, k);
   }
   o->len += n;
 }
@@ -151,6 +154,17 @@ static bool conversion(sink *o, const char **pp, va_list *ap) {
   return true;
 }
 
+/* The next '%' at or after p, or its '\0': one scan, where strchr would
+ * scan a format's last run twice (then strlen). */
+static inline const char *find_percent(const char *p) {
+#ifdef __GLIBC__
+  return strchrnul(p, '%');
+#else
+  const char *pct = strchr(p, '%');
+  return pct ? pct : p + strlen(p);
+#endif
+}
+
 int og_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
   va_list args, again;
   va_copy(args, ap);
@@ -158,10 +172,9 @@ int og_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
   sink o = {buf, size ? size - 1 : 0, 0};
   bool ok = true;
   for (const char *p = fmt; *p && ok;) {
-    const char *pct = strchr(p, '%');
-    size_t run = pct ? (size_t)(pct - p) : strlen(p);
-    put(&o, p, run);
-    if (!pct) break;
+    const char *pct = find_percent(p);
+    put(&o, p, (size_t)(pct - p));
+    if (!*pct) break;
     p = pct + 1;
     ok = conversion(&o, &p, &args);
   }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +187,15 @@ size_t og_utf8_seq_len(const unsigned char *s, size_t avail) {
 
 size_t og_utf8_check(const char *text, size_t len) {
   const unsigned char *p = (const unsigned char *)text;
-  for (size_t i = 0, n; i < len; i += n)
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  for (size_t i = 0, n; i < len; i += n) {
+    n = 8; /* eight ASCII bytes, none '\0': nearly all of a spec */
+    uint64_t x;
+    if (i + 8 <= len && (memcpy(&x, p + i, 8), !((x | ((x - ones) & ~x)) & highs)))
+      continue;
+    n = 1;
+    if (p[i] - 1u < 0x7Fu) continue;
     if (p[i] == 0 || !(n = og_utf8_seq_len(p + i, len - i))) return i;
+  }
   return (size_t)-1;
 }

@@ -2,6 +2,7 @@
 
 #include "arena.h"
 #include "format.h"
+#include "memshort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,19 +21,33 @@ void og_writer_free(og_writer *w) {
 
 /* Room for `len` more bytes and the '\0'. */
 static char *reserve(og_writer *w, size_t len) {
-  if (w->len + len + 1 > w->cap)
-    w->buf = og_xgrow(w->buf, &w->cap, w->len + len + 1, 1);
+  if (w->len + len + 1 > w->cap) {
+    /* A first 1 KiB holds most scratch texts whole, and a large output
+     * skips the small steps. */
+    size_t need = w->len + len + 1;
+    if (!w->cap && need < 1024) need = 1024;
+    w->buf = og_xgrow(w->buf, &w->cap, need, 1);
+  }
   return w->buf + w->len;
 }
 
+void og_w_reserve(og_writer *w, size_t n) { reserve(w, n); }
+
 static void append(og_writer *w, const char *s, size_t len) {
-  memcpy(reserve(w, len), s, len);
+  og_copy(reserve(w, len), s, len);
   w->len += len;
   w->buf[w->len] = '\0';
 }
 
+/* n spaces at d: indentation is a few levels, 2 to 16 bytes. */
+static inline void fill_spaces(char *d, size_t n) {
+  static const char run[] = "                "; /* 16 */
+  if (n < sizeof run) og_copy(d, run, n);
+  else memset(d, ' ', n);
+}
+
 static void spaces(og_writer *w, size_t n) {
-  memset(reserve(w, n), ' ', n);
+  fill_spaces(reserve(w, n), n);
   w->len += n;
   w->buf[w->len] = '\0';
 }
@@ -86,7 +101,7 @@ static void format_write(og_writer *w, bool nl, const char *fmt, va_list ap) {
         memmove(at - pad, at, len);
         pad = 0;
       }
-      memset(at - pad, ' ', pad);
+      fill_spaces(at - pad, pad);
       w->len += pad + len;
       w->buf[w->len] = '\0';
       w->at_line_start = at[len - 1] == '\n';
@@ -122,7 +137,12 @@ void og_w_line(og_writer *w, const char *fmt, ...) {
   va_end(ap);
 }
 
-void og_w_newline(og_writer *w) { og_w_write(w, "\n", 1); }
+/* An empty line gets no indentation: the '\n' alone. */
+void og_w_newline(og_writer *w) {
+  *reserve(w, 1) = '\n';
+  w->buf[++w->len] = '\0';
+  w->at_line_start = true;
+}
 
 void og_w_spaces(og_writer *w, size_t n) {
   static const char run[] = "                                "; /* 32 */

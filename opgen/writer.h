@@ -16,6 +16,9 @@ typedef struct og_writer {
 } og_writer;
 
 void og_writer_init(og_writer *w);
+/* Room for n more bytes without growing: a large output sized up front
+ * skips the copies of growing step by step. */
+void og_w_reserve(og_writer *w, size_t n);
 void og_writer_free(og_writer *w);
 
 /* Appends text; indentation is inserted at the start of each line. */

@@ -1,0 +1,143 @@
+/* The output layer's fast paths (issue 15: generation speed) give the
+ * bytes of the plain ones: short copies of every length and truncation,
+ * indentation of every depth, a writer sized up front, comment text and
+ * the UTF-8 check that look at 8 bytes a step, at every offset. */
+#include "testutil.h"
+
+#include "emit_c_internal.h" /* og_c_comment_text */
+#include "format.h"
+#include "source.h" /* og_utf8_check */
+#include "writer.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* og_vsnprintf and vsnprintf at sizes 0 .. 40 and 512: same bytes, same
+ * returned length. */
+static void same(const char *fmt, ...) {
+  for (size_t size = 0; size <= 512; size = size < 40 ? size + 1 : 512) {
+    char want[512], got[512];
+    memset(want, 'x', sizeof want);
+    memset(got, 'x', sizeof got);
+    va_list a, b;
+    va_start(a, fmt);
+    int n_want = vsnprintf(size ? want : NULL, size, fmt, a);
+    va_end(a);
+    va_start(b, fmt);
+    int n_got = og_vsnprintf(size ? got : NULL, size, fmt, b);
+    va_end(b);
+    assert_int_equal(n_got, n_want);
+    assert_memory_equal(got, want, sizeof want);
+    if (size == 512) break;
+  }
+}
+
+static void format_copies_runs_and_strings_of_every_length(void **state) {
+  (void)state;
+  char text[41], fmt[96];
+  for (size_t n = 0; n <= 40; n++) {
+    for (size_t i = 0; i < n; i++) text[i] = (char)('a' + i % 26);
+    text[n] = '\0';
+    same("%s", text);
+    same("[%s]%s", text, text);
+    snprintf(fmt, sizeof fmt, "%s%%s%s", text, text);
+    same(fmt, "mid");
+  }
+}
+
+static void writer_indents_every_depth(void **state) {
+  (void)state;
+  og_writer w;
+  og_writer_init(&w);
+  char want[4096] = "";
+  for (int d = 0; d <= 12; d++) {
+    og_w_line(&w, "line%d", d);
+    og_w_puts(&w, "puts\n");
+    og_w_newline(&w); /* an empty line takes no indentation */
+    size_t at = strlen(want);
+    snprintf(want + at, sizeof want - at, "%*sline%d\n%*sputs\n\n", 2 * d, "",
+             d, 2 * d, "");
+    og_w_indent(&w);
+  }
+  assert_string_equal(w.buf, want);
+  og_writer_free(&w);
+}
+
+static void writer_reserve_keeps_text_and_makes_room(void **state) {
+  (void)state;
+  og_writer w;
+  og_writer_init(&w);
+  og_w_puts(&w, "head\n");
+  og_w_reserve(&w, 100000);
+  assert_true(w.cap >= w.len + 100000 + 1);
+  const char *buf = w.buf;
+  for (int i = 0; i < 1000; i++) og_w_line(&w, "%s %d", "row", i);
+  assert_ptr_equal(w.buf, buf); /* no growth: the room was there */
+  assert_memory_equal(w.buf, "head\nrow 0\nrow 1\n", 17);
+  og_writer_free(&w);
+}
+
+/* The plain scan og_c_comment_text must match: a space after the first
+ * byte of every "* /", "/ *" and "? ?" pair. */
+static void plain_comment_text(char *out, const char *p, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    out[k++] = p[i];
+    bool split = i + 1 < n && ((p[i] == '*' && p[i + 1] == '/') ||
+                               (p[i] == '/' && p[i + 1] == '*') ||
+                               (p[i] == '?' && p[i + 1] == '?'));
+    if (split) out[k++] = ' ';
+  }
+  out[k] = '\0';
+}
+
+static void comment_text_splits_pairs_at_every_offset(void **state) {
+  (void)state;
+  static const char *const pairs[] = {"*/", "/*", "??", "*", "/", "?",
+                                      "**/", "???", "/*/"};
+  for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
+    for (size_t at = 0; at <= 24; at++) {
+      char text[64], want[128];
+      memset(text, 'a', at);
+      snprintf(text + at, sizeof text - at, "%s tail", pairs[p]);
+      plain_comment_text(want, text, strlen(text));
+      og_writer w;
+      og_writer_init(&w);
+      og_c_comment_text(&w, text, strlen(text));
+      assert_string_equal(w.buf, want);
+      og_writer_free(&w);
+    }
+  }
+}
+
+static void utf8_check_finds_a_bad_byte_at_every_offset(void **state) {
+  (void)state;
+  static const char *const bad[] = {"\x80", "\xff", "\xc3", "\xe2\x82"};
+  char text[64];
+  for (size_t at = 0; at <= 40; at++) {
+    memset(text, 'a', sizeof text);
+    assert_true(og_utf8_check(text, at) == (size_t)-1);
+    text[at] = '\0'; /* a NUL byte inside the length */
+    assert_int_equal(og_utf8_check(text, at + 5), at);
+    memcpy(text + at, "\xc3\xa9", 2); /* e acute: well formed */
+    assert_true(og_utf8_check(text, at + 5) == (size_t)-1);
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+      memset(text, 'a', sizeof text);
+      memcpy(text + at, bad[b], strlen(bad[b]));
+      assert_int_equal(og_utf8_check(text, at + 8), at);
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(format_copies_runs_and_strings_of_every_length),
+      cmocka_unit_test(writer_indents_every_depth),
+      cmocka_unit_test(writer_reserve_keeps_text_and_makes_room),
+      cmocka_unit_test(comment_text_splits_pairs_at_every_offset),
+      cmocka_unit_test(utf8_check_finds_a_bad_byte_at_every_offset),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
