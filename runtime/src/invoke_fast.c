@@ -43,17 +43,18 @@ static opr_status run(opr_context *ctx, opr_call *call,
   return r->def.fn(&k);
 }
 
-opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
+/* The fast path with kernel `r`: false when it cannot run the call (the
+ * output's allocation failed), and the general path must. */
+static inline bool run_new(opr_context *ctx, opr_call *call,
+                           const opr_kernel_rec *r, opr_status *out) {
   const opr_tensor *in = call->inputs[0].tensors[0];
   opr_tensor **slot = call->outputs[0].tensors;
-  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
-  if (!r) return opr_invoke(ctx, call);
   /* The output is shaped like the input (`out = in`): no inference. */
   opr_status s = opr_tensor_new_like(in->dtype, in, slot);
   if (OPR_UNLIKELY(s != OPR_OK)) {
     opr_status_free(s); /* the general path allocates, and says why */
     *slot = NULL;
-    return opr_invoke(ctx, call);
+    return false;
   }
   s = run(ctx, call, r, false);
   if (!s && OPR_UNLIKELY(!*slot)) s = opr_unset_output(call, 0, 0);
@@ -61,7 +62,15 @@ opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
     if (*slot) opr_tensor_unref(*slot);
     *slot = NULL;
   }
-  return s;
+  *out = s;
+  return true;
+}
+
+opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
+  const opr_kernel_rec *r = fast_kernel(ctx, call, call->inputs[0].tensors[0]);
+  opr_status s;
+  if (r && run_new(ctx, call, r, &s)) return s;
+  return opr_invoke(ctx, call);
 }
 
 /* The caller's output is a host tensor of the input's dtype and shape. */
@@ -79,4 +88,15 @@ opr_status opr_invoke_fast_into(opr_context *ctx, opr_call *call) {
   const opr_kernel_rec *r = fast_kernel(ctx, call, in);
   if (!r || !fits_input(out, in)) return opr_invoke_into(ctx, call);
   return run(ctx, call, r, true);
+}
+
+bool opr_execute_fast(opr_context *ctx, opr_call *call, bool into,
+                      opr_status *out) {
+  const opr_tensor *in = call->inputs[0].tensors[0];
+  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
+  if (!r) return false;
+  if (!into) return run_new(ctx, call, r, out);
+  if (!fits_input(call->outputs[0].tensors[0], in)) return false;
+  *out = run(ctx, call, r, true);
+  return true;
 }
