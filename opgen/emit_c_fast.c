@@ -50,6 +50,14 @@ bool og_c_has_fast_path(const og_op *op) {
   return true;
 }
 
+/* The fast path, with the type attr (if any) the op's only attr: the
+ * runtime's generic entry can then make the wrapper's tests itself
+ * (opr_op_def.has_fast_path). */
+bool og_c_has_exec_fast_path(const og_op *op) {
+  return og_c_has_fast_path(op) &&
+         op->nattrs == (op->inputs[0].type_attr[0] ? 1u : 0u);
+}
+
 /* `input && out && <type test> && <attr minimums>`, then the branch. */
 static void fast_test(og_writer *w, const og_c_file *f, const og_op *op,
                       const char *in, int type_attr) {

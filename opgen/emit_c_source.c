@@ -145,6 +145,7 @@ static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
   if (op->is_aggregate) og_w_line(w, ".is_aggregate = true,");
   if (op->allows_uninitialized_input)
     og_w_line(w, ".allows_uninitialized_input = true,");
+  if (og_c_has_exec_fast_path(op)) og_w_line(w, ".has_fast_path = true,");
   og_w_line(w, ".check = %s,", og_cn_op(f, op, OG_CN_CHECK));
   if (og_c_shape_fn_name(f, op))
     og_w_line(w, ".shape_fn = %s,", og_c_shape_fn_name(f, op));

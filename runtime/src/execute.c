@@ -94,6 +94,30 @@ opr_status opr_execute(opr_context *ctx, const char *op_name,
                         max_outputs, noutputs);
 }
 
+/* The typed wrappers' fast path for an op with has_fast_path, called
+ * with no named attrs: the same tests (one input tensor of an allowed
+ * type, room for the output), then opr_execute_fast; false where the
+ * general path must run the call, which then gives the same result. */
+static inline bool fast(opr_context *ctx, const opr_op_def *op,
+                        const opr_input *inputs, opr_tensor **outputs,
+                        size_t max_outputs, bool into, opr_status *s) {
+  if (inputs[0].count != 1 || !inputs[0].tensors || !outputs ||
+      (into ? max_outputs != 1 || !outputs[0] : max_outputs == 0))
+    return false;
+  const opr_tensor *in = inputs[0].tensors[0];
+  if (!in) return false;
+  int t = op->inputs[0].type_attr; /* 0 or none (opr_check_op_def) */
+  if (t != OPR_NO_ATTR
+          ? !opr_dtype_set_has(op->attrs[0].allowed_types, in->dtype)
+          : in->dtype != op->inputs[0].type)
+    return false;
+  opr_attr_value type = {.kind = OPR_ATTR_TYPE, .u.type = in->dtype};
+  opr_output out = {outputs, 1};
+  opr_call call = {.op = op, .inputs = inputs, .attrs = &type,
+                   .outputs = &out};
+  return opr_execute_fast(ctx, &call, into, s);
+}
+
 /* opr_execute_op, and with caller-owned outputs (`into`: `outputs`
  * holds exactly the op's output tensors). */
 static opr_status execute(opr_context *ctx, const opr_op_def *op,
@@ -103,6 +127,11 @@ static opr_status execute(opr_context *ctx, const opr_op_def *op,
                           bool into, size_t *noutputs) {
   opr_status s = check_request(ctx, op, ninputs, inputs, nattrs, attrs);
   if (s) return s;
+  if (op->has_fast_path && nattrs == 0 && fast(ctx, op, inputs, outputs,
+                                               max_outputs, into, &s)) {
+    if (!s && noutputs) *noutputs = 1;
+    return s;
+  }
   /* Only the entries the op uses are set (below): clearing whole
    * arrays was a large part of a small call's cost. */
   opr_attr_value vals_inline[EXEC_INLINE];

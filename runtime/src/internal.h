@@ -224,6 +224,12 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call);
 /* The same with caller-owned outputs (opr_invoke_into), for a checked
  * call. */
 opr_status opr_invoke_into_checked(opr_context *ctx, opr_call *call);
+/* opr_invoke_fast(_into) for opr_execute_op, whose caller has made the
+ * wrapper's tests (the op's has_fast_path): false, with nothing done,
+ * when the general path must run the call; else true, and *out is its
+ * status. */
+bool opr_execute_fast(opr_context *ctx, opr_call *call, bool into,
+                      opr_status *out);
 /* The first kernel of table `t` in selection order that fits the call's
  * resolved attrs on `device`; NULL when none. */
 const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,

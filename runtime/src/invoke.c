@@ -181,9 +181,12 @@ OPR_COLD opr_status opr_output_alloc_error(const opr_op_def *op, size_t arg,
   return r;
 }
 
-opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
-                                   size_t index, int rank,
-                                   const int64_t *dims, opr_tensor **out) {
+/* opr_kernel_alloc_output but for a preallocated output of the shape
+ * asked for (below). */
+OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
+                                            size_t index, int rank,
+                                            const int64_t *dims,
+                                            opr_tensor **out) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
   if (arg >= op->noutputs || index >= opr_output_count_fast(call, arg))
@@ -217,4 +220,26 @@ opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
   if (s) return opr_output_alloc_error(op, arg, s);
   if (out) *out = *slot;
   return OPR_OK;
+}
+
+/* The fast paths' and shape inference's case, a preallocated output of
+ * the shape the kernel asks for, is a leaf (no call, no register saved);
+ * anything else, and every error, is alloc_output's, by a tail call. */
+opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
+                                   size_t index, int rank,
+                                   const int64_t *dims, opr_tensor **out) {
+  const opr_call *call = k->call;
+  if (k->outputs_preallocated && arg < call->op->noutputs &&
+      index < opr_output_count_fast(call, arg)) {
+    opr_tensor *t = call->outputs[arg].tensors[index];
+    if (t && t->rank == rank && (rank == 0 || dims)) {
+      int i = 0;
+      while (i < rank && t->dims[i] == dims[i]) i++;
+      if (i == rank) {
+        if (out) *out = t;
+        return OPR_OK;
+      }
+    }
+  }
+  return alloc_output(k, arg, index, rank, dims, out);
 }

@@ -17,13 +17,15 @@ OPR_NOINLINE static const opr_kernel_rec *fill_cache(
   return r;
 }
 
-/* The kernel when the call can skip the general path, else NULL. The
- * wrapper has tested the input's dtype against the op's allowed set (a
- * dtype value, below OPR_KERNEL_CACHE_DTYPES), and a generated op table
- * always has its state record. */
-static inline const opr_kernel_rec *fast_kernel(const opr_context *ctx,
-                                                const opr_call *call,
-                                                const opr_tensor *in) {
+/* The kernel cached for the call when it can skip the general path,
+ * else NULL (also on a cache miss: see fast_kernel). No call, so that
+ * the fast paths save no registers. The wrapper has tested the input's
+ * dtype against the op's allowed set (a dtype value, below
+ * OPR_KERNEL_CACHE_DTYPES), and a generated op table always has its
+ * state record. */
+static inline const opr_kernel_rec *cached_kernel(const opr_context *ctx,
+                                                  const opr_call *call,
+                                                  const opr_tensor *in) {
   if (OPR_UNLIKELY(!ctx || ctx->device != OPR_DEVICE_CPU ||
                    in->device != OPR_DEVICE_CPU || opr_tape_top != NULL))
     return NULL;
@@ -32,9 +34,20 @@ static inline const opr_kernel_rec *fast_kernel(const opr_context *ctx,
   if (!t) return NULL;
   /* The records are published with the table (acquired above), so a
    * relaxed load of one of its pointers sees a complete record. */
-  const opr_kernel_rec *r =
-      __atomic_load_n(&t->cpu_by_dtype[in->dtype], __ATOMIC_RELAXED);
-  return r ? r : fill_cache(t, call, in->dtype);
+  return __atomic_load_n(&t->cpu_by_dtype[in->dtype], __ATOMIC_RELAXED);
+}
+
+/* cached_kernel, filling the cache on a miss. */
+static inline const opr_kernel_rec *fast_kernel(const opr_context *ctx,
+                                                const opr_call *call,
+                                                const opr_tensor *in) {
+  const opr_kernel_rec *r = cached_kernel(ctx, call, in);
+  if (r || !ctx || ctx->device != OPR_DEVICE_CPU ||
+      in->device != OPR_DEVICE_CPU || opr_tape_top != NULL)
+    return r;
+  struct opr_kernel_table *t =
+      opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE);
+  return t ? fill_cache(t, call, in->dtype) : NULL;
 }
 
 static opr_status run(opr_context *ctx, opr_call *call,
@@ -43,17 +56,18 @@ static opr_status run(opr_context *ctx, opr_call *call,
   return r->def.fn(&k);
 }
 
-opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
+/* The fast path with kernel `r`: false when it cannot run the call (the
+ * output's allocation failed), and the general path must. */
+static inline bool run_new(opr_context *ctx, opr_call *call,
+                           const opr_kernel_rec *r, opr_status *out) {
   const opr_tensor *in = call->inputs[0].tensors[0];
   opr_tensor **slot = call->outputs[0].tensors;
-  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
-  if (!r) return opr_invoke(ctx, call);
   /* The output is shaped like the input (`out = in`): no inference. */
   opr_status s = opr_tensor_new_like(in->dtype, in, slot);
   if (OPR_UNLIKELY(s != OPR_OK)) {
     opr_status_free(s); /* the general path allocates, and says why */
     *slot = NULL;
-    return opr_invoke(ctx, call);
+    return false;
   }
   s = run(ctx, call, r, false);
   if (!s && OPR_UNLIKELY(!*slot)) s = opr_unset_output(call, 0, 0);
@@ -61,22 +75,55 @@ opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
     if (*slot) opr_tensor_unref(*slot);
     *slot = NULL;
   }
-  return s;
+  *out = s;
+  return true;
 }
 
-/* The caller's output is a host tensor of the input's dtype and shape. */
+opr_status opr_invoke_fast(opr_context *ctx, opr_call *call) {
+  const opr_kernel_rec *r = fast_kernel(ctx, call, call->inputs[0].tensors[0]);
+  opr_status s;
+  if (r && run_new(ctx, call, r, &s)) return s;
+  return opr_invoke(ctx, call);
+}
+
+/* The caller's output is a host tensor of the input's dtype and shape
+ * (dims compared inline: a memcmp call would make the caller save
+ * registers). */
 static inline bool fits_input(const opr_tensor *out, const opr_tensor *in) {
-  return out->dtype == in->dtype && out->device == OPR_DEVICE_CPU &&
-         out->rank == in->rank &&
-         (in->rank == 0 ||
-          memcmp(out->dims, in->dims, (size_t)in->rank * sizeof *in->dims) ==
-              0);
+  if (out->dtype != in->dtype || out->device != OPR_DEVICE_CPU ||
+      out->rank != in->rank)
+    return false;
+  int i = 0;
+  while (i < in->rank && out->dims[i] == in->dims[i]) i++;
+  return i == in->rank;
+}
+
+/* opr_invoke_fast_into past a cache miss. */
+OPR_NOINLINE static opr_status fast_into_miss(opr_context *ctx,
+                                              opr_call *call) {
+  const opr_tensor *in = call->inputs[0].tensors[0];
+  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
+  if (!r || !fits_input(call->outputs[0].tensors[0], in))
+    return opr_invoke_into(ctx, call);
+  return run(ctx, call, r, true);
 }
 
 opr_status opr_invoke_fast_into(opr_context *ctx, opr_call *call) {
   const opr_tensor *in = call->inputs[0].tensors[0];
   const opr_tensor *out = call->outputs[0].tensors[0];
-  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
-  if (!r || !fits_input(out, in)) return opr_invoke_into(ctx, call);
+  const opr_kernel_rec *r = cached_kernel(ctx, call, in);
+  if (OPR_UNLIKELY(!r)) return fast_into_miss(ctx, call);
+  if (!fits_input(out, in)) return opr_invoke_into(ctx, call);
   return run(ctx, call, r, true);
+}
+
+bool opr_execute_fast(opr_context *ctx, opr_call *call, bool into,
+                      opr_status *out) {
+  const opr_tensor *in = call->inputs[0].tensors[0];
+  const opr_kernel_rec *r = fast_kernel(ctx, call, in);
+  if (!r) return false;
+  if (!into) return run_new(ctx, call, r, out);
+  if (!fits_input(call->outputs[0].tensors[0], in)) return false;
+  *out = run(ctx, call, r, true);
+  return true;
 }

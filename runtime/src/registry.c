@@ -186,6 +186,23 @@ static opr_status check_attr_def(const opr_op_def *def,
 
 /* A table the checks can trust: names, a state record, a check, and
  * attr references of the right kinds. */
+/* has_fast_path (op.h) describes the op: opr_execute_op relies on it. */
+static bool fast_path_fits(const opr_op_def *def) {
+  if (def->ninputs != 1 || def->noutputs != 1) return false;
+  const opr_arg_def *in = &def->inputs[0], *out = &def->outputs[0];
+  if (in->is_ref || out->is_ref || in->number_attr != OPR_NO_ATTR ||
+      in->type_list_attr != OPR_NO_ATTR || out->number_attr != OPR_NO_ATTR ||
+      out->type_list_attr != OPR_NO_ATTR || out->type_attr != in->type_attr ||
+      out->type != in->type)
+    return false;
+  if (in->type_attr == OPR_NO_ATTR)
+    return def->nattrs == 0 && (unsigned)in->type < 64u;
+  const opr_attr_def *t = &def->attrs[0];
+  return def->nattrs == 1 && in->type_attr == 0 &&
+         t->type.kind == OPR_ATTR_TYPE && !t->type.is_list &&
+         t->allowed_types != 0;
+}
+
 opr_status opr_check_op_def(const opr_op_def *def, const char *who) {
   if (!def || !def->name || !def->name[0])
     return opr_error(OPR_INVALID_ARGUMENT, "%s: the op def has no name",
@@ -205,6 +222,10 @@ opr_status opr_check_op_def(const opr_op_def *def, const char *who) {
     s = check_arg(def, "input", &def->inputs[i]);
   for (size_t i = 0; !s && i < def->noutputs; i++)
     s = check_arg(def, "output", &def->outputs[i]);
+  if (!s && def->has_fast_path && !fast_path_fits(def))
+    s = opr_error(OPR_INVALID_ARGUMENT, "%s: has_fast_path, but the op is "
+                  "not one input and one output of one type with at most "
+                  "its type attr", def->name);
   return s;
 }
 

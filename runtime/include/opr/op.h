@@ -100,6 +100,11 @@ struct opr_op_def {
   size_t nattrs;
   bool is_stateful, is_commutative, is_aggregate;
   bool allows_uninitialized_input;
+  /* Set by opgen where the op's check is only this: one tensor input of
+   * its type attr's allowed types (or its fixed type), the only attr; one
+   * output of that type shaped like the input. opr_execute_op then runs
+   * such a call as the typed wrapper's fast path does. */
+  bool has_fast_path;
   opr_check_fn check;
   opr_shape_fn shape_fn; /* NULL: output shapes are not inferred */
   opr_op_state *state; /* mutable registry record; see opr_register_op */
