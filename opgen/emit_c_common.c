@@ -14,6 +14,7 @@ typedef struct op_slot {
   const og_op *op;
   const char *name;
   og_cn_scoped scoped; /* set by og_cn_check_run */
+  const char **indexes[3]; /* og_cn_indexes, kept by og_cn_check_run */
   og_c_params params;
   bool has_params;
 } op_slot;
@@ -60,6 +61,18 @@ void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
                            const og_cn_scoped *n) {
   op_slot *s = find_slot(f, op);
   if (s) s->scoped = *n;
+}
+
+void og_c_cache_set_indexes(const og_c_file *f, const og_op *op,
+                            og_cn_index_kind kind, const char **names) {
+  op_slot *s = find_slot(f, op);
+  if (s) s->indexes[kind] = names;
+}
+
+const char **og_c_cached_indexes(const og_c_file *f, const og_op *op,
+                                 og_cn_index_kind kind) {
+  const op_slot *s = find_slot(f, op);
+  return s ? s->indexes[kind] : NULL;
 }
 
 const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op) {

@@ -313,9 +313,14 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
                  .pos = &let->pos};
       claim_name(r, c, true);
     }
-  const char **attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
-  const char **in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
-  const char **out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);
+  const char **ix[3];
+  for (int k = 0; k < 3; k++) {
+    ix[k] = og_cn_indexes(f, op, (og_cn_index_kind)k);
+    og_c_cache_set_indexes(f, op, (og_cn_index_kind)k, ix[k]);
+  }
+  const char **attr_ix = ix[OG_CN_ATTR_INDEXES];
+  const char **in_ix = ix[OG_CN_INPUT_INDEXES];
+  const char **out_ix = ix[OG_CN_OUTPUT_INDEXES];
   for (size_t i = 0; i < op->nattrs; i++)
     attr_names(r, f, op, &op->attrs[i], attr_ix[i]);
   for (size_t i = 0; i < op->ninputs; i++)
@@ -370,9 +375,11 @@ static void file_names(run *r, const og_c_file *f) {
 /* About as many global names as the file will claim. */
 static size_t estimate_names(const og_c_file *f) {
   size_t n = 8;
+  /* Over, not under: a table that grows rehashes every name (a corpus
+   * run claims some 27 names an op). */
   for (size_t i = 0; i < f->nops; i++) {
     const og_op *op = f->ops[i];
-    n += 10 + 2 * (op->ninputs + op->noutputs) + 3 * op->nattrs;
+    n += 14 + 3 * (op->ninputs + op->noutputs) + 4 * op->nattrs;
     for (size_t k = 0; k < op->nattrs; k++) {
       const og_attr *a = &op->attrs[k];
       n += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;

@@ -289,7 +289,5 @@ bool og_c_in_runtime_namespace(const char *name) {
 
 bool og_c_reserved_spelling(const char *name) {
   if (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z') return true;
-  for (const char *p = strchr(name, '_'); p; p = strchr(p + 1, '_'))
-    if (p[1] == '_') return true;
-  return false;
+  return strstr(name, "__") != NULL; /* one call, not one a '_' */
 }
