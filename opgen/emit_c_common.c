@@ -15,6 +15,7 @@ typedef struct op_slot {
   const char *name;
   og_cn_scoped scoped; /* set by og_cn_check_run */
   const char **indexes[3]; /* og_cn_indexes, kept by og_cn_check_run */
+  const char *parts[OG_CN_OP_PARTS]; /* og_cn_op, the same */
   og_c_params params;
   bool has_params;
 } op_slot;
@@ -73,6 +74,18 @@ const char **og_c_cached_indexes(const og_c_file *f, const og_op *op,
                                  og_cn_index_kind kind) {
   const op_slot *s = find_slot(f, op);
   return s ? s->indexes[kind] : NULL;
+}
+
+void og_c_cache_set_op_part(const og_c_file *f, const og_op *op,
+                            og_cn_op_part part, const char *name) {
+  op_slot *s = find_slot(f, op);
+  if (s) s->parts[part] = name;
+}
+
+const char *og_c_cached_op_part(const og_c_file *f, const og_op *op,
+                                og_cn_op_part part) {
+  const op_slot *s = find_slot(f, op);
+  return s ? s->parts[part] : NULL;
 }
 
 const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op) {

@@ -50,7 +50,9 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
       [OG_CN_REGISTER_KERNEL] = "_register_kernel",
       [OG_CN_INTO] = "_into",
   };
-  const char *name = og_c_op_name(f, op);
+  const char *name = og_c_cached_op_part(f, op, part);
+  if (name) return name;
+  name = og_c_op_name(f, op);
   if (part == OG_CN_WRAPPER) return name;
   if (part == OG_CN_ATTRS_DEFAULT) name = og_c_upper(f, name);
   return join(f, name, suffix[part], "", "");

@@ -302,7 +302,9 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
         (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
         (p == OG_CN_ATTR_DEFS && !op->nattrs))
       continue;
-    item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
+    const char *name = og_cn_op(f, op, (og_cn_op_part)p);
+    og_c_cache_set_op_part(f, op, (og_cn_op_part)p, name); /* for render */
+    item_name(&it, what[p], name);
   }
   if (op->shape_fn) shape_fn_name(r, f, op);
   else if (op->nshape_rules)
