@@ -161,7 +161,25 @@ static size_t plain_in_string(const char *s, size_t i, size_t len) {
          !(c == '?' && i > 0 && s[i - 1] == '?'); /* no trigraphs */
 }
 
+/* Printable ASCII with nothing to escape (no '?' either: trigraphs). */
+static bool plain_ascii(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '?')
+      return false;
+  }
+  return true;
+}
+
 void og_c_string(og_writer *w, const char *s, size_t len) {
+  char q[64];
+  if (len <= sizeof q - 2 && plain_ascii(s, len)) { /* names: one write */
+    q[0] = '"';
+    memcpy(q + 1, s, len);
+    q[len + 1] = '"';
+    og_w_write(w, q, len + 2);
+    return;
+  }
   if (!og_c_string_fits(len)) {
     og_c_long_string(w, s, len);
     return;

@@ -76,8 +76,8 @@ static void set_grow(name_set *s) {
   *s = b;
 }
 
-static bool set_has(const name_set *s, const char *name) {
-  return s->cap && set_slot(s, name, name_hash(name))->name;
+static bool set_has(const name_set *s, const char *name, uint64_t h) {
+  return s->cap && set_slot(s, name, h)->name;
 }
 
 /* Room for n names without growing. */
@@ -85,15 +85,19 @@ static void set_reserve(name_set *s, size_t n) {
   while (s->cap < 2 * n + 2) set_grow(s);
 }
 
-/* Adds name with id unless present; returns the id it has. */
-static size_t set_add(name_set *s, const char *name, size_t id) {
+/* Adds name (hash h) with id unless present; returns the id it has. */
+static size_t set_add_hashed(name_set *s, const char *name, uint64_t h,
+                             size_t id) {
   if (2 * (s->count + 1) > s->cap) set_grow(s);
-  uint64_t h = name_hash(name);
   set_entry *e = set_slot(s, name, h);
   if (e->name) return e->id;
   *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)id, name};
   s->count++;
   return id;
+}
+
+static size_t set_add(name_set *s, const char *name, size_t id) {
+  return set_add_hashed(s, name, name_hash(name), id);
 }
 
 static void set_free(name_set *s) {
@@ -422,21 +426,26 @@ typedef struct scope {
   bool ok;
 } scope;
 
-/* No runtime name ends in '_': a mangled name is outside its namespace. */
-static bool taken(const scope *s, const char *name, bool mangled) {
+/* No runtime name ends in '_': a mangled name is outside its namespace.
+ * h: name's hash, for both sets (and the caller's set_add). */
+static bool taken(const scope *s, const char *name, uint64_t h,
+                  bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
          (!mangled && og_c_in_runtime_namespace(name)) ||
-         set_has(s->global, name) || set_has(&s->names, name);
+         set_has(s->global, name, h) || set_has(&s->names, name, h);
 }
 
 static const char *scope_take(scope *s, const char *name) {
   size_t len = strlen(name);
   const char *sep = len && name[len - 1] == '_' ? "" : "_";
   const char *cand = name;
-  for (size_t k = 1; taken(s, cand, cand != name); k++)
+  uint64_t h = name_hash(cand);
+  for (size_t k = 1; taken(s, cand, h, cand != name); k++) {
     cand = k == 1 && sep[0] ? og_arena_printf(s->f->arena, "%s_", name)
            : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
-  set_add(&s->names, cand, 0);
+    h = name_hash(cand);
+  }
+  set_add_hashed(&s->names, cand, h, 0);
   return cand;
 }
 
