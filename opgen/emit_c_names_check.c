@@ -82,6 +82,13 @@ static bool set_has(const name_set *s, const char *name, uint64_t h) {
 
 /* Room for n names without growing. */
 static void set_reserve(name_set *s, size_t n) {
+  if (!s->cap) { /* at once: no empty tables on the way */
+    size_t cap = 64;
+    while (cap < 2 * n + 2) cap *= 2;
+    s->slots = calloc(cap, sizeof *s->slots);
+    if (!s->slots) abort();
+    s->cap = cap;
+  }
   while (s->cap < 2 * n + 2) set_grow(s);
 }
 
