@@ -241,6 +241,43 @@ static const char *item_name(const og_op *op, og_cn_index_kind kind,
                                        : op->outputs[i].name;
 }
 
+/* Whether a and b are one name upper-cased. */
+static bool upper_eq(const char *a, const char *b) {
+  for (; *a && og_to_upper((unsigned char)*a) == og_to_upper((unsigned char)*b);
+       a++, b++) {
+  }
+  return og_to_upper((unsigned char)*a) == og_to_upper((unsigned char)*b);
+}
+
+/* og_cn_indexes for a short list (most ops), as suffixed() spells them,
+ * without an upper-cased copy of each name: base_NAME built in one. */
+static const char **few_indexes(const og_c_file *f, const og_op *op,
+                                og_cn_index_kind kind, const char *base,
+                                const char **names, size_t n) {
+  bool shared[8] = {false};
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = i + 1; k < n; k++)
+      if (upper_eq(item_name(op, kind, i), item_name(op, kind, k)))
+        shared[i] = shared[k] = true;
+  size_t lb = strlen(base);
+  for (size_t i = 0; i < n; i++) {
+    const char *spec = item_name(op, kind, i);
+    if (shared[i]) {
+      names[i] = og_arena_printf(f->arena, "%s_%s_%zu", base,
+                                 og_c_upper(f, spec), i);
+      continue;
+    }
+    size_t ls = strlen(spec);
+    char *s = og_arena_alloc(f->arena, lb + ls + 2); /* zeroed */
+    og_copy(s, base, lb);
+    s[lb] = '_';
+    for (size_t j = 0; j < ls; j++)
+      s[lb + 1 + j] = (char)og_to_upper((unsigned char)spec[j]);
+    names[i] = s;
+  }
+  return names;
+}
+
 const char **og_cn_indexes(const og_c_file *f, const og_op *op,
                            og_cn_index_kind kind) {
   static const char *const middle[] = {"_ATTR", "_INPUT", "_OUTPUT"};
@@ -250,10 +287,11 @@ const char **og_cn_indexes(const og_c_file *f, const og_op *op,
              : kind == OG_CN_INPUT_INDEXES ? op->ninputs
                                            : op->noutputs;
   const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
-  for (size_t i = 0; i < n; i++)
-    names[i] = og_c_upper(f, item_name(op, kind, i));
   const char *base = join(f, og_c_upper(f, og_c_op_name(f, op)), middle[kind],
                           "", "");
+  if (n <= 8) return few_indexes(f, op, kind, base, names, n);
+  for (size_t i = 0; i < n; i++)
+    names[i] = og_c_upper(f, item_name(op, kind, i));
   return suffixed(f, base, names, n);
 }
 
