@@ -14,6 +14,8 @@ typedef struct op_slot {
   const og_op *op;
   const char *name;
   og_cn_scoped scoped; /* set by og_cn_check_run */
+  const char **indexes[3]; /* og_cn_indexes, kept by og_cn_check_run */
+  const char *parts[OG_CN_OP_PARTS]; /* og_cn_op, the same */
   og_c_params params;
   bool has_params;
 } op_slot;
@@ -60,6 +62,30 @@ void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
                            const og_cn_scoped *n) {
   op_slot *s = find_slot(f, op);
   if (s) s->scoped = *n;
+}
+
+void og_c_cache_set_indexes(const og_c_file *f, const og_op *op,
+                            og_cn_index_kind kind, const char **names) {
+  op_slot *s = find_slot(f, op);
+  if (s) s->indexes[kind] = names;
+}
+
+const char **og_c_cached_indexes(const og_c_file *f, const og_op *op,
+                                 og_cn_index_kind kind) {
+  const op_slot *s = find_slot(f, op);
+  return s ? s->indexes[kind] : NULL;
+}
+
+void og_c_cache_set_op_part(const og_c_file *f, const og_op *op,
+                            og_cn_op_part part, const char *name) {
+  op_slot *s = find_slot(f, op);
+  if (s) s->parts[part] = name;
+}
+
+const char *og_c_cached_op_part(const og_c_file *f, const og_op *op,
+                                og_cn_op_part part) {
+  const op_slot *s = find_slot(f, op);
+  return s ? s->parts[part] : NULL;
 }
 
 const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op) {
@@ -135,7 +161,25 @@ static size_t plain_in_string(const char *s, size_t i, size_t len) {
          !(c == '?' && i > 0 && s[i - 1] == '?'); /* no trigraphs */
 }
 
+/* Printable ASCII with nothing to escape (no '?' either: trigraphs). */
+static bool plain_ascii(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '?')
+      return false;
+  }
+  return true;
+}
+
 void og_c_string(og_writer *w, const char *s, size_t len) {
+  char q[64];
+  if (len <= sizeof q - 2 && plain_ascii(s, len)) { /* names: one write */
+    q[0] = '"';
+    memcpy(q + 1, s, len);
+    q[len + 1] = '"';
+    og_w_write(w, q, len + 2);
+    return;
+  }
   if (!og_c_string_fits(len)) {
     og_c_long_string(w, s, len);
     return;

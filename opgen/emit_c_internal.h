@@ -40,6 +40,17 @@ const char *og_c_upper(const og_c_file *f, const char *s);
 void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
                            const og_cn_scoped *n);
 const og_cn_scoped *og_c_scoped(const og_c_file *f, const og_op *op);
+/* The index constants og_cn_check_run computed (NULL before it ran):
+ * set once on the serial path, only read by the render threads. */
+void og_c_cache_set_indexes(const og_c_file *f, const og_op *op,
+                            og_cn_index_kind kind, const char **names);
+const char **og_c_cached_indexes(const og_c_file *f, const og_op *op,
+                                 og_cn_index_kind kind);
+/* An og_cn_op name og_cn_check_run built (NULL if it did not), alike. */
+void og_c_cache_set_op_part(const og_c_file *f, const og_op *op,
+                            og_cn_op_part part, const char *name);
+const char *og_c_cached_op_part(const og_c_file *f, const og_op *op,
+                                og_cn_op_part part);
 
 /* An attr is a wrapper parameter when the caller must give it (no
  * default, not inferred), an attrs-struct field when it is optional, and

@@ -3,6 +3,7 @@
 #include "emit_c_internal.h"
 
 #include "ascii.h"
+#include "memshort.h"
 #include "tf_import.h" /* og_tf_snake_case */
 
 #include <stdlib.h>
@@ -14,10 +15,10 @@ static const char *join(const og_c_file *f, const char *a, const char *b,
                         const char *c, const char *d) {
   size_t la = strlen(a), lb = strlen(b), lc = strlen(c), ld = strlen(d);
   char *s = og_arena_alloc(f->arena, la + lb + lc + ld + 1);
-  memcpy(s, a, la);
-  memcpy(s + la, b, lb);
-  memcpy(s + la + lb, c, lc);
-  memcpy(s + la + lb + lc, d, ld + 1);
+  og_copy(s, a, la); /* parts are short: no call each */
+  og_copy(s + la, b, lb);
+  og_copy(s + la + lb, c, lc);
+  og_copy(s + la + lb + lc, d, ld); /* the arena zeroed the last byte */
   return s;
 }
 
@@ -49,7 +50,9 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
       [OG_CN_REGISTER_KERNEL] = "_register_kernel",
       [OG_CN_INTO] = "_into",
   };
-  const char *name = og_c_op_name(f, op);
+  const char *name = og_c_cached_op_part(f, op, part);
+  if (name) return name;
+  name = og_c_op_name(f, op);
   if (part == OG_CN_WRAPPER) return name;
   if (part == OG_CN_ATTRS_DEFAULT) name = og_c_upper(f, name);
   return join(f, name, suffix[part], "", "");
@@ -189,23 +192,35 @@ static int by_suffix(const void *a, const void *b) {
   return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* base_SUFFIX for each suffix of names[0..n) (replaced in place); equal
- * suffixes get their index: base_SUFFIX_<i>. Sorted, not compared
- * pairwise: ops may have thousands of attrs. */
-static const char **suffixed(const og_c_file *f, const char *base,
-                             const char **names, size_t n) {
-  suffix_at *order = og_arena_array(f->arena, n + 1, sizeof *order);
-  for (size_t i = 0; i < n; i++) order[i] = (suffix_at){names[i], i};
-  qsort(order, n, sizeof *order, by_suffix);
-  bool *shared = og_arena_array(f->arena, n + 1, sizeof *shared);
-  for (size_t k = 1; k < n; k++)
-    if (strcmp(order[k].suffix, order[k - 1].suffix) == 0)
-      shared[order[k].index] = shared[order[k - 1].index] = true;
+static const char **suffix_all(const og_c_file *f, const char *base,
+                               const char **names, const bool *shared,
+                               size_t n) {
   for (size_t i = 0; i < n; i++)
     names[i] = shared[i]
                    ? og_arena_printf(f->arena, "%s_%s_%zu", base, names[i], i)
                    : join(f, base, "_", names[i], "");
   return names;
+}
+
+/* base_SUFFIX for each suffix of names[0..n) (replaced in place); equal
+ * suffixes get their index: base_SUFFIX_<i>. Long lists are sorted, not
+ * compared pairwise: ops may have thousands of attrs. */
+static const char **suffixed(const og_c_file *f, const char *base,
+                             const char **names, size_t n) {
+  bool *shared = og_arena_array(f->arena, n + 1, sizeof *shared);
+  if (n <= 8) { /* most lists: pairs cost less than a sort */
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = i + 1; k < n; k++)
+        if (strcmp(names[i], names[k]) == 0) shared[i] = shared[k] = true;
+    return suffix_all(f, base, names, shared, n);
+  }
+  suffix_at *order = og_arena_array(f->arena, n + 1, sizeof *order);
+  for (size_t i = 0; i < n; i++) order[i] = (suffix_at){names[i], i};
+  qsort(order, n, sizeof *order, by_suffix);
+  for (size_t k = 1; k < n; k++)
+    if (strcmp(order[k].suffix, order[k - 1].suffix) == 0)
+      shared[order[k].index] = shared[order[k - 1].index] = true;
+  return suffix_all(f, base, names, shared, n);
 }
 
 const char **og_c_enumerators(const og_c_file *f, const og_op *op,
@@ -226,22 +241,63 @@ static const char *item_name(const og_op *op, og_cn_index_kind kind,
                                        : op->outputs[i].name;
 }
 
+/* Whether a and b are one name upper-cased. */
+static bool upper_eq(const char *a, const char *b) {
+  for (; *a && og_to_upper((unsigned char)*a) == og_to_upper((unsigned char)*b);
+       a++, b++) {
+  }
+  return og_to_upper((unsigned char)*a) == og_to_upper((unsigned char)*b);
+}
+
+/* og_cn_indexes for a short list (most ops), as suffixed() spells them,
+ * without an upper-cased copy of each name: base_NAME built in one. */
+static const char **few_indexes(const og_c_file *f, const og_op *op,
+                                og_cn_index_kind kind, const char *base,
+                                const char **names, size_t n) {
+  bool shared[8] = {false};
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = i + 1; k < n; k++)
+      if (upper_eq(item_name(op, kind, i), item_name(op, kind, k)))
+        shared[i] = shared[k] = true;
+  size_t lb = strlen(base);
+  for (size_t i = 0; i < n; i++) {
+    const char *spec = item_name(op, kind, i);
+    if (shared[i]) {
+      names[i] = og_arena_printf(f->arena, "%s_%s_%zu", base,
+                                 og_c_upper(f, spec), i);
+      continue;
+    }
+    size_t ls = strlen(spec);
+    char *s = og_arena_alloc(f->arena, lb + ls + 2); /* zeroed */
+    og_copy(s, base, lb);
+    s[lb] = '_';
+    for (size_t j = 0; j < ls; j++)
+      s[lb + 1 + j] = (char)og_to_upper((unsigned char)spec[j]);
+    names[i] = s;
+  }
+  return names;
+}
+
 const char **og_cn_indexes(const og_c_file *f, const og_op *op,
                            og_cn_index_kind kind) {
   static const char *const middle[] = {"_ATTR", "_INPUT", "_OUTPUT"};
+  const char **cached = og_c_cached_indexes(f, op, kind);
+  if (cached) return cached;
   size_t n = kind == OG_CN_ATTR_INDEXES    ? op->nattrs
              : kind == OG_CN_INPUT_INDEXES ? op->ninputs
                                            : op->noutputs;
   const char **names = og_arena_array(f->arena, n + 1, sizeof *names);
-  for (size_t i = 0; i < n; i++)
-    names[i] = og_c_upper(f, item_name(op, kind, i));
   const char *base = join(f, og_c_upper(f, og_c_op_name(f, op)), middle[kind],
                           "", "");
+  if (n <= 8) return few_indexes(f, op, kind, base, names, n);
+  for (size_t i = 0; i < n; i++)
+    names[i] = og_c_upper(f, item_name(op, kind, i));
   return suffixed(f, base, names, n);
 }
 
 const char *og_c_upper(const og_c_file *f, const char *s) {
-  char *u = og_arena_strdup(f->arena, s);
-  for (char *p = u; *p; p++) *p = (char)og_to_upper((unsigned char)*p);
+  size_t n = strlen(s);
+  char *u = og_arena_alloc(f->arena, n + 1); /* zeroed: terminated */
+  for (size_t i = 0; i < n; i++) u[i] = (char)og_to_upper((unsigned char)s[i]);
   return u;
 }

@@ -76,24 +76,35 @@ static void set_grow(name_set *s) {
   *s = b;
 }
 
-static bool set_has(const name_set *s, const char *name) {
-  return s->cap && set_slot(s, name, name_hash(name))->name;
+static bool set_has(const name_set *s, const char *name, uint64_t h) {
+  return s->cap && set_slot(s, name, h)->name;
 }
 
 /* Room for n names without growing. */
 static void set_reserve(name_set *s, size_t n) {
+  if (!s->cap) { /* at once: no empty tables on the way */
+    size_t cap = 64;
+    while (cap < 2 * n + 2) cap *= 2;
+    s->slots = calloc(cap, sizeof *s->slots);
+    if (!s->slots) abort();
+    s->cap = cap;
+  }
   while (s->cap < 2 * n + 2) set_grow(s);
 }
 
-/* Adds name with id unless present; returns the id it has. */
-static size_t set_add(name_set *s, const char *name, size_t id) {
+/* Adds name (hash h) with id unless present; returns the id it has. */
+static size_t set_add_hashed(name_set *s, const char *name, uint64_t h,
+                             size_t id) {
   if (2 * (s->count + 1) > s->cap) set_grow(s);
-  uint64_t h = name_hash(name);
   set_entry *e = set_slot(s, name, h);
   if (e->name) return e->id;
   *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)id, name};
   s->count++;
   return id;
+}
+
+static size_t set_add(name_set *s, const char *name, size_t id) {
+  return set_add_hashed(s, name, name_hash(name), id);
 }
 
 static void set_free(name_set *s) {
@@ -302,7 +313,9 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
         (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
         (p == OG_CN_ATTR_DEFS && !op->nattrs))
       continue;
-    item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
+    const char *name = og_cn_op(f, op, (og_cn_op_part)p);
+    og_c_cache_set_op_part(f, op, (og_cn_op_part)p, name); /* for render */
+    item_name(&it, what[p], name);
   }
   if (op->shape_fn) shape_fn_name(r, f, op);
   else if (op->nshape_rules)
@@ -313,9 +326,14 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
                  .pos = &let->pos};
       claim_name(r, c, true);
     }
-  const char **attr_ix = og_cn_indexes(f, op, OG_CN_ATTR_INDEXES);
-  const char **in_ix = og_cn_indexes(f, op, OG_CN_INPUT_INDEXES);
-  const char **out_ix = og_cn_indexes(f, op, OG_CN_OUTPUT_INDEXES);
+  const char **ix[3];
+  for (int k = 0; k < 3; k++) {
+    ix[k] = og_cn_indexes(f, op, (og_cn_index_kind)k);
+    og_c_cache_set_indexes(f, op, (og_cn_index_kind)k, ix[k]);
+  }
+  const char **attr_ix = ix[OG_CN_ATTR_INDEXES];
+  const char **in_ix = ix[OG_CN_INPUT_INDEXES];
+  const char **out_ix = ix[OG_CN_OUTPUT_INDEXES];
   for (size_t i = 0; i < op->nattrs; i++)
     attr_names(r, f, op, &op->attrs[i], attr_ix[i]);
   for (size_t i = 0; i < op->ninputs; i++)
@@ -370,9 +388,11 @@ static void file_names(run *r, const og_c_file *f) {
 /* About as many global names as the file will claim. */
 static size_t estimate_names(const og_c_file *f) {
   size_t n = 8;
+  /* Over, not under: a table that grows rehashes every name (a corpus
+   * run claims some 27 names an op). */
   for (size_t i = 0; i < f->nops; i++) {
     const og_op *op = f->ops[i];
-    n += 10 + 2 * (op->ninputs + op->noutputs) + 3 * op->nattrs;
+    n += 14 + 3 * (op->ninputs + op->noutputs) + 4 * op->nattrs;
     for (size_t k = 0; k < op->nattrs; k++) {
       const og_attr *a = &op->attrs[k];
       n += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;
@@ -413,21 +433,26 @@ typedef struct scope {
   bool ok;
 } scope;
 
-/* No runtime name ends in '_': a mangled name is outside its namespace. */
-static bool taken(const scope *s, const char *name, bool mangled) {
+/* No runtime name ends in '_': a mangled name is outside its namespace.
+ * h: name's hash, for both sets (and the caller's set_add). */
+static bool taken(const scope *s, const char *name, uint64_t h,
+                  bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
          (!mangled && og_c_in_runtime_namespace(name)) ||
-         set_has(s->global, name) || set_has(&s->names, name);
+         set_has(s->global, name, h) || set_has(&s->names, name, h);
 }
 
 static const char *scope_take(scope *s, const char *name) {
   size_t len = strlen(name);
   const char *sep = len && name[len - 1] == '_' ? "" : "_";
   const char *cand = name;
-  for (size_t k = 1; taken(s, cand, cand != name); k++)
+  uint64_t h = name_hash(cand);
+  for (size_t k = 1; taken(s, cand, h, cand != name); k++) {
     cand = k == 1 && sep[0] ? og_arena_printf(s->f->arena, "%s_", name)
            : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
-  set_add(&s->names, cand, 0);
+    h = name_hash(cand);
+  }
+  set_add_hashed(&s->names, cand, h, 0);
   return cand;
 }
 

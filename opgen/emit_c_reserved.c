@@ -284,12 +284,14 @@ og_c_reserved_kind og_c_reserved(const char *name) {
 }
 
 bool og_c_in_runtime_namespace(const char *name) {
-  return (strncmp(name, "opr_", 4) == 0 || strncmp(name, "OPR_", 4) == 0);
+  /* Byte by byte, stopping at the first mismatch (a NUL included). */
+  return (name[0] == 'o' && name[1] == 'p' && name[2] == 'r' &&
+          name[3] == '_') ||
+         (name[0] == 'O' && name[1] == 'P' && name[2] == 'R' &&
+          name[3] == '_');
 }
 
 bool og_c_reserved_spelling(const char *name) {
   if (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z') return true;
-  for (const char *p = strchr(name, '_'); p; p = strchr(p + 1, '_'))
-    if (p[1] == '_') return true;
-  return false;
+  return strstr(name, "__") != NULL; /* one call, not one a '_' */
 }

@@ -7,7 +7,10 @@
 /* An attr index, or OPR_NO_ATTR. */
 static const char *attr_ref(const og_c_file *f, const og_op *op,
                             const char *name) {
+  static const char small[10][2] = {"0", "1", "2", "3", "4",
+                                    "5", "6", "7", "8", "9"};
   int i = og_c_attr_index(op, name);
+  if (i >= 0 && i < 10) return small[i]; /* nearly all: no printf */
   return i < 0 ? "OPR_NO_ATTR" : og_arena_printf(f->arena, "%d", i);
 }
 
