@@ -268,6 +268,23 @@ static void inputs_already_on_the_gpu_are_used_there(void **state) {
   opr_tensor_unref(t);
 }
 
+/* More elements than one grid covers (65535 blocks of 256 threads): the
+ * grid-stride loops must reach the tail. */
+static void large_tensors_cover_every_element(void **state) {
+  (void)state;
+  const int64_t flat[1] = {65535LL * 256 * 2 + 77};
+  opr_tensor *t = make(OPR_DT_FLOAT, 1, flat, 6);
+  same_unary("Example", t, NULL, 0);
+  opr_tensor *ts[3] = {t, t, t};
+  opr_input in[1] = {{(const opr_tensor *const *)ts, 3}};
+  same_on_both("AddN", in, 1, NULL, 0);
+  opr_tensor_unref(t);
+  const int64_t dims[3] = {257, 259, 263}, pads[6] = {3, 1, 2, 5, 7, 4};
+  t = make(OPR_DT_INT16, 3, dims, 7);
+  same_pad(t, pads, "SYMMETRIC");
+  opr_tensor_unref(t);
+}
+
 static void ops_without_gpu_kernels_are_unimplemented(void **state) {
   (void)state;
   const int64_t dims[1] = {1};
@@ -321,6 +338,7 @@ int main(void) {
       cmocka_unit_test(pad_modes_match_the_cpu),
       cmocka_unit_test(pad_checks_reflect_limits_on_the_gpu),
       cmocka_unit_test(inputs_already_on_the_gpu_are_used_there),
+      cmocka_unit_test(large_tensors_cover_every_element),
       cmocka_unit_test(ops_without_gpu_kernels_are_unimplemented),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
