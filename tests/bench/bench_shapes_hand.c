@@ -124,7 +124,7 @@ opr_status bench_conv2d_shape(opr_infer_ctx *c) {
                               "%lld", (long long)depth, (long long)in_depth);
   if (in_depth == 0 && depth >= 0)
     return opr_infer_error(c, "the filter's depth is 0");
-  int64_t rows, cols;
+  int64_t rows = -1, cols = -1; /* set by window() unless it fails */
   if ((s = window(c, in.dims[h], filter.dims[0], st[h], dl[h], same, &rows)))
     return s;
   if ((s = window(c, in.dims[w], filter.dims[1], st[w], dl[w], same, &cols)))
