@@ -119,6 +119,36 @@ static void a_round_trip_through_the_gpu_keeps_the_data(void **state) {
   opr_tensor_unref(t);
 }
 
+/* The kept device memory: 1 GiB unless set, with or without a GPU. */
+static void the_gpu_cache_limit_is_set_and_returned(void **state) {
+  (void)state;
+  assert_int_equal(opr_gpu_cache_limit(0), (size_t)1 << 30);
+  assert_int_equal(opr_gpu_cache_limit((size_t)1 << 20), 0);
+  assert_int_equal(opr_gpu_cache_limit((size_t)1 << 30), (size_t)1 << 20);
+}
+
+/* Memory freed and taken again: the pool must not hand back stale or
+ * shared blocks, and limit 0 (no pool) must work the same. */
+static void gpu_memory_reused_holds_the_new_data(void **state) {
+  (void)state;
+  if (opr_gpu_device_count() == 0) skip();
+  for (int round = 0; round < 2; round++) {
+    size_t old = opr_gpu_cache_limit(round ? 0 : (size_t)1 << 30);
+    for (int k = 0; k < 4; k++) {
+      opr_tensor *t = floats(1000 + k), *d = NULL, *e = NULL, *back = NULL;
+      ((float *)t->data)[k] = -1.0f;
+      assert_null(opr_tensor_to_device(t, OPR_DEVICE_GPU, &d));
+      assert_null(opr_tensor_to_device(t, OPR_DEVICE_GPU, &e));
+      assert_ptr_not_equal(d->data, e->data);
+      assert_null(opr_tensor_to_device(d, OPR_DEVICE_CPU, &back));
+      assert_memory_equal(back->data, t->data, t->nbytes);
+      opr_tensor_unref(back), opr_tensor_unref(e), opr_tensor_unref(d);
+      opr_tensor_unref(t);
+    }
+    opr_gpu_cache_limit(old);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_cpu_is_always_available),
@@ -129,6 +159,8 @@ int main(void) {
       cmocka_unit_test(bad_device_requests_are_invalid),
       cmocka_unit_test(strings_stay_on_the_host),
       cmocka_unit_test(a_round_trip_through_the_gpu_keeps_the_data),
+      cmocka_unit_test(the_gpu_cache_limit_is_set_and_returned),
+      cmocka_unit_test(gpu_memory_reused_holds_the_new_data),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,12 +3,15 @@
  * CUDA runtime API, loaded at run time (cudart.h); built without, the
  * GPU is simply never available.
  * Either way a missing device is a status, found once and cached: no
- * driver, no GPU, or no CUDA in the build. Device memory is plain
- * cudaMalloc on device 0, copies synchronous on the default stream. */
+ * driver, no GPU, or no CUDA in the build. Device memory is cudaMalloc
+ * on device 0 through a pool that keeps freed blocks for reuse
+ * (device_pool.h); copies are synchronous on the default stream. */
 #include "device_internal.h"
+#include "device_pool.h"
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef OPR_WITH_CUDA
@@ -79,18 +82,52 @@ OPR_COLD static opr_status cuda_failure(opr_code code, const char *who,
                    rt->GetErrorString(e), rt->GetErrorName(e));
 }
 
-static void release_device_memory(opr_tensor *t) { rt->Free(t->data); }
+static int cuda_alloc(void **p, size_t n) {
+  cudaError_t e = rt->Malloc(p, n);
+  if (e != cudaSuccess) rt->GetLastError(); /* not sticky: clear it */
+  return (int)e;
+}
+
+static void cuda_free(void *p) { rt->Free(p); }
+
+/* Every block in it was last used by work the device has finished: each
+ * call waits for its kernel before it releases its tensors. */
+static opr_pool pool = OPR_POOL_INIT(cuda_alloc, cuda_free, (size_t)1 << 30);
+
+static void release_device_memory(opr_tensor *t) {
+  opr_pool_put(&pool, t->data, t->nbytes);
+}
+
+/* What the pool keeps is freed at exit, before the CUDA runtime's own
+ * exit handlers (registered earlier, so run later) tear the device down:
+ * leak checkers such as compute-sanitizer then see nothing left. */
+static void free_kept_at_exit(void) { opr_pool_set_limit(&pool, 0); }
+
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static void register_exit(void) { atexit(free_kept_at_exit); }
+#else
+static size_t pool_limit = (size_t)1 << 30; /* kept, but nothing to keep */
 #endif
+
+size_t opr_gpu_cache_limit(size_t bytes) {
+#ifdef OPR_WITH_CUDA
+  return opr_pool_set_limit(&pool, bytes);
+#else
+  size_t old = pool_limit;
+  pool_limit = bytes;
+  return old;
+#endif
+}
 
 /* Device memory of t->nbytes for a shell tensor. */
 static opr_status device_alloc(const char *who, opr_tensor *t) {
 #ifdef OPR_WITH_CUDA
   void *p = NULL;
-  cudaError_t e = t->nbytes ? rt->Malloc(&p, t->nbytes) : cudaSuccess;
-  if (e != cudaSuccess) {
-    rt->GetLastError();
-    return cuda_failure(OPR_RESOURCE_EXHAUSTED, who, "cudaMalloc", e);
-  }
+  pthread_once(&exit_once, register_exit);
+  int e = t->nbytes ? opr_pool_get(&pool, t->nbytes, &p) : 0;
+  if (e)
+    return cuda_failure(OPR_RESOURCE_EXHAUSTED, who, "cudaMalloc",
+                        (cudaError_t)e);
   t->data = p;
   t->device = OPR_DEVICE_GPU;
   t->device_index = 0;

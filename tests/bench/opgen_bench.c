@@ -3,8 +3,9 @@
  * (BENCHMARKS.md):
  *
  *   build/bin/opgen_bench [--quick] [frontend] [dispatch] [kernels]
+ *                         [shapes] [gpu]
  *
- * (no section named: all three)
+ * (no section named: all of them)
  * 1. opgen end to end on the whole TensorFlow corpus (imported with
  *    import-tf): check, gen, compat against its own baseline.
  * 2. Dispatch overhead on one-element tensors: the kernel called directly,
@@ -12,7 +13,9 @@
  * 3. Kernels: Example (x * 2) and AddN on 64M float32 elements, 1 and 2
  *    threads, beside memcpy of the same bytes.
  * 4. Shape inference: statements compiled by opgen beside the same rules
- *    written by hand in C. */
+ *    written by hand in C.
+ * 5. GPU (where a CUDA device is present): the launchers alone, the GPU
+ *    path of the runtime, and the fixed cost of a GPU call. */
 #include "bench_util.h"
 #include "bench_sections.h"
 
@@ -27,6 +30,7 @@ static const struct {
     {"dispatch", bench_dispatch},
     {"kernels", bench_kernels},
     {"shapes", bench_shapes},
+    {"gpu", bench_gpu},
 };
 enum { NSECTIONS = sizeof sections / sizeof *sections };
 
@@ -39,7 +43,7 @@ int main(int argc, char **argv) {
       if (strcmp(argv[i], sections[k].name) == 0) chosen[k] = known = any = true;
     if (!known) {
       fprintf(stderr, "usage: opgen_bench [--quick] [frontend] [dispatch] "
-                      "[kernels] [shapes]\n");
+                      "[kernels] [shapes] [gpu]\n");
       return 2;
     }
   }

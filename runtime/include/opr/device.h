@@ -9,6 +9,7 @@
 #include "opr/tensor.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,15 @@ opr_status opr_device_available(opr_device_kind device);
  * GPU calls is copied once. */
 opr_status opr_tensor_to_device(const opr_tensor *t, opr_device_kind device,
                                 opr_tensor **out);
+
+/* The device memory of freed GPU tensors is kept for reuse, up to
+ * `bytes` in all (1 GiB unless set; 0 keeps none and frees what is
+ * kept), as opr_tensor_cache_limit does for host memory: cudaMalloc and
+ * cudaFree cost more than a small kernel. When the device runs out of
+ * memory, what is kept is freed and the allocation tried again. Returns
+ * the previous limit. Thread-safe; without CUDA it only records the
+ * limit. */
+size_t opr_gpu_cache_limit(size_t bytes);
 
 #ifdef __cplusplus
 }
