@@ -3,6 +3,7 @@
  * OPR_CALL_INLINE_TYPES types excepted): the op def carries its state
  * record, whose kernel table is read with one atomic load. */
 #include "internal.h"
+#include "tensor_small.h"
 #include "device_internal.h"
 #include "shape_internal.h"
 
@@ -222,23 +223,49 @@ OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
   return OPR_OK;
 }
 
-/* The fast paths' and shape inference's case, a preallocated output of
- * the shape the kernel asks for, is a leaf (no call, no register saved);
- * anything else, and every error, is alloc_output's, by a tail call. */
+/* `rank` dims equal (a loop that needs no saved register). */
+static inline bool same_dims(const int64_t *a, const int64_t *b, int rank) {
+  for (int i = 0; i < rank; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+/* A small host output that a CPU kernel allocates, from this thread's
+ * cache; anything else, and every error, is alloc_output's, by a tail
+ * call. Out of line, so that the preallocated case saves no register. */
+OPR_NOINLINE static opr_status alloc_new(opr_kernel_ctx *k, size_t arg,
+                                         size_t index, int rank,
+                                         const int64_t *dims,
+                                         opr_tensor **out) {
+  const opr_call *call = k->call;
+  if (k->device == OPR_DEVICE_CPU && arg < call->op->noutputs &&
+      index < opr_output_count_fast(call, arg)) {
+    opr_tensor **slot = &call->outputs[arg].tensors[index];
+    opr_tensor *t;
+    if (!*slot && (t = opr_tensor_small_host(
+                       opr_output_dtype_fast(call, arg, index), rank, dims))) {
+      *slot = t;
+      if (out) *out = t;
+      return OPR_OK;
+    }
+  }
+  return alloc_output(k, arg, index, rank, dims, out);
+}
+
+/* The common cases take no call: a preallocated output of the shape the
+ * kernel asks for (the fast paths, shape inference, caller-owned
+ * outputs) is a leaf; a new output is alloc_new's, by a tail call. */
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out) {
   const opr_call *call = k->call;
-  if (k->outputs_preallocated && arg < call->op->noutputs &&
-      index < opr_output_count_fast(call, arg)) {
+  if (!k->outputs_preallocated) return alloc_new(k, arg, index, rank, dims, out);
+  if (arg < call->op->noutputs && index < opr_output_count_fast(call, arg)) {
     opr_tensor *t = call->outputs[arg].tensors[index];
-    if (t && t->rank == rank && (rank == 0 || dims)) {
-      int i = 0;
-      while (i < rank && t->dims[i] == dims[i]) i++;
-      if (i == rank) {
-        if (out) *out = t;
-        return OPR_OK;
-      }
+    if (t && t->rank == rank && (rank == 0 || dims) &&
+        same_dims(t->dims, dims, rank)) {
+      if (out) *out = t;
+      return OPR_OK;
     }
   }
   return alloc_output(k, arg, index, rank, dims, out);
