@@ -3,6 +3,7 @@
  * OPR_CALL_INLINE_TYPES types excepted): the op def carries its state
  * record, whose kernel table is read with one atomic load. */
 #include "internal.h"
+#include "plan_cache.h"
 #include "tensor_small.h"
 #include "device_internal.h"
 #include "shape_internal.h"
@@ -33,12 +34,6 @@ const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
                                         const opr_call *call,
                                         opr_device_kind device) {
   return select_in(t, call, device);
-}
-
-static inline const opr_kernel_rec *select_kernel(const opr_call *call,
-                                                  opr_device_kind device) {
-  return select_in(opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE),
-                   call, device);
 }
 
 OPR_COLD opr_status opr_no_kernel(const opr_call *call,
@@ -104,7 +99,10 @@ static void clear_outputs(opr_call *call) {
   }
 }
 
-opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+/* opr_invoke_checked, telling `info` (when not NULL) what a plan of the
+ * call needs (plan_cache.h). */
+static inline opr_status invoke_checked(opr_context *ctx, opr_call *call,
+                                        opr_plan_info *info) {
   /* The slots are checked (whatever the op's check did) and cleared, so
    * that a failure releases exactly what the kernel allocated. */
   const opr_op_def *op = call->op;
@@ -116,11 +114,16 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
       return opr_check_outputs(call);
     clear_outputs(call);
   }
-  const opr_kernel_rec *r = select_kernel(call, ctx->device);
+  const struct opr_kernel_table *t =
+      opr_state_kernels(op->state, __ATOMIC_ACQUIRE);
+  const opr_kernel_rec *r = select_in(t, call, ctx->device);
   if (!r) return opr_no_kernel(call, ctx->device);
   opr_kernel_ctx k = {ctx, call, &r->def, ctx->device, false, false};
   /* Shape inference: validates the input shapes, pre-allocates outputs. */
-  opr_status s = opr_infer_for_call(&k);
+  bool values_read = true;
+  opr_status s = opr_infer_for_call_reads(&k, &values_read);
+  if (info) *info = (opr_plan_info){t, r, k.outputs_preallocated,
+                                    values_read};
   /* Device kernels, and device tensors, go through the device layer. */
   if (!s)
     s = k.device == OPR_DEVICE_CPU && opr_inputs_on_host(call)
@@ -131,6 +134,76 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
         : single->tensors[0] ? OPR_OK : opr_unset_output(call, 0, 0);
   if (s) release_outputs(call);
   else if (OPR_UNLIKELY(opr_tape_top != NULL)) opr_tape_record_call(call);
+  return s;
+}
+
+opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+  return invoke_checked(ctx, call, NULL);
+}
+
+opr_status opr_invoke_checked_plan(opr_context *ctx, opr_call *call,
+                                   opr_plan_info *info) {
+  return invoke_checked(ctx, call, info);
+}
+
+/* Output argument and element of flat output `i` of a planned call. */
+static void planned_slot(const opr_call *call, size_t i, size_t *o,
+                         size_t *j) {
+  *o = 0;
+  while (i >= call->outputs[*o].count) i -= call->outputs[(*o)++].count;
+  *j = i;
+}
+
+OPR_COLD static opr_status planned_alloc_error(const opr_call *call,
+                                               size_t i, opr_status s) {
+  size_t o, j;
+  planned_slot(call, i, &o, &j);
+  return opr_output_alloc_error(call->op, o, s);
+}
+
+OPR_COLD static opr_status planned_unset(const opr_call *call, size_t i) {
+  size_t o, j;
+  planned_slot(call, i, &o, &j);
+  return opr_unset_output(call, o, j);
+}
+
+/* The outputs of a planned call from the plan's shapes; small ones from
+ * this thread's cache without a call. */
+static opr_status preallocate_planned(const opr_call *call,
+                                      opr_tensor **flat, size_t n,
+                                      const opr_plan *p) {
+  for (size_t i = 0; i < n; i++) {
+    const opr_plan_shape *sh = &p->out[i];
+    flat[i] = opr_tensor_small_host(sh->dtype, sh->rank, sh->dims);
+    if (flat[i]) continue;
+    opr_status s = opr_tensor_create_output("opr_tensor_new", sh->dtype,
+                                            sh->rank, sh->dims, &flat[i]);
+    if (s) return planned_alloc_error(call, i, s);
+  }
+  return OPR_OK;
+}
+
+opr_status opr_invoke_planned(opr_context *ctx, opr_call *call,
+                              const opr_plan *p, opr_tensor **flat) {
+  size_t n = p->nout;
+  for (size_t i = 0; i < n; i++) flat[i] = NULL;
+  const opr_kernel_rec *r = p->kernel;
+  opr_kernel_ctx k = {ctx, call, &r->def, OPR_DEVICE_CPU, p->preallocate,
+                      false};
+  /* `p` is not read once the kernel runs: its own calls may replace it. */
+  opr_status s =
+      p->preallocate ? preallocate_planned(call, flat, n, p) : OPR_OK;
+  if (!s) s = r->def.fn(&k);
+  for (size_t i = 0; !s && i < n; i++)
+    if (!flat[i]) s = planned_unset(call, i);
+  if (s) {
+    for (size_t i = 0; i < n; i++) {
+      opr_tensor_unref(flat[i]);
+      flat[i] = NULL;
+    }
+  } else if (OPR_UNLIKELY(opr_tape_top != NULL)) {
+    opr_tape_record_call(call);
+  }
   return s;
 }
 

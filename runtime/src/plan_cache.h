@@ -1,0 +1,92 @@
+/* Per-thread plans of the generic entry (plan_cache.c). A call by
+ * opr_execute_op that its op's general path ran without named attrs
+ * leaves a plan: what the op's check resolved (the attrs), the kernel it
+ * selected, and the shapes it inferred, keyed by everything those depend
+ * on: the op and its kernel table (a registration publishes a new one;
+ * published tables are never freed, so a pointer names one table), and
+ * each input tensor's dtype, rank and dims. A later call with the same
+ * key runs the kernel at once: the check, the selection and the shape
+ * function would give the same answers (they read no input values: a
+ * shape function that reads one leaves no plan).
+ *
+ * Plans hold no tensors and no pointers into a call, only scalar attrs
+ * (int, float, bool, type, string defaults of the op def). They live in
+ * this thread's table, so no lock or atomic is needed; the table is
+ * freed when the thread exits. */
+#ifndef OPR_PLAN_CACHE_H
+#define OPR_PLAN_CACHE_H
+
+#include "internal.h"
+
+/* Bounds of a plan: calls beyond them take the general path each time. */
+enum {
+  OPR_PLAN_TENSORS = 4, /* input tensors, all arguments together */
+  OPR_PLAN_ARGS = 4,    /* input and output arguments, each */
+  OPR_PLAN_DIMS = 4,    /* rank of every input and output */
+  OPR_PLAN_ATTRS = 8,
+  OPR_PLAN_OUTPUTS = 4, /* output tensors */
+  OPR_PLAN_SLOTS = 8    /* plans a thread keeps (one per slot) */
+};
+
+typedef struct opr_plan_shape {
+  opr_dtype dtype;
+  int rank;
+  int64_t dims[OPR_PLAN_DIMS];
+} opr_plan_shape;
+
+typedef struct opr_plan {
+  const opr_op_def *op; /* NULL: no plan in this slot */
+  const struct opr_kernel_table *table;
+  const opr_kernel_rec *kernel;
+  bool preallocate; /* outputs from `out` (else the kernel allocates) */
+  unsigned char in_counts[OPR_PLAN_ARGS], out_counts[OPR_PLAN_ARGS];
+  unsigned char nin, nout; /* input and output tensors */
+  opr_plan_shape in[OPR_PLAN_TENSORS];
+  opr_plan_shape out[OPR_PLAN_OUTPUTS];
+  opr_attr_value attrs[OPR_PLAN_ATTRS];
+} opr_plan;
+
+typedef struct opr_plans {
+  opr_plan slot[OPR_PLAN_SLOTS];
+} opr_plans;
+
+/* This thread's plans; NULL until its first plan, then a retired table
+ * (never written) once the thread has exited. */
+extern _Thread_local opr_plans *opr_plans_mine OPR_TLS_FAST;
+
+static inline size_t opr_plan_slot(const opr_op_def *op) {
+  uintptr_t p = (uintptr_t)op >> 4;
+  return (size_t)((p ^ (p >> 3) ^ (p >> 7)) % OPR_PLAN_SLOTS);
+}
+
+/* The plan for `op` whose key the inputs match, or NULL. */
+const opr_plan *opr_plan_find(const opr_op_def *op, const opr_input *inputs);
+
+/* What the general path found for a call (opr_invoke_checked_plan). */
+typedef struct opr_plan_info {
+  const struct opr_kernel_table *table;
+  const opr_kernel_rec *kernel;
+  bool preallocated; /* from shapes inferred without reading values */
+  bool values_read;
+} opr_plan_info;
+
+/* opr_invoke_checked, and what a plan of the call would hold in *info
+ * (set once the kernel is selected and the shapes inferred). */
+opr_status opr_invoke_checked_plan(opr_context *ctx, opr_call *call,
+                                   opr_plan_info *info);
+
+/* Runs a call by its plan `p`: `call` holds the plan's attrs and its
+ * outputs laid out by the plan's counts over `flat` (room checked). The
+ * outputs from the plan's shapes, then the kernel, as
+ * opr_invoke_checked does. */
+opr_status opr_invoke_planned(opr_context *ctx, opr_call *call,
+                              const opr_plan *p, opr_tensor **flat);
+
+/* Keeps the plan of `call`, which the general path ran successfully on
+ * the host, when it fits the bounds. */
+void opr_plan_store(const opr_call *call, const opr_plan_info *info);
+
+/* Plans kept by this thread (tests). */
+size_t opr_plan_thread_count(void);
+
+#endif
