@@ -120,35 +120,6 @@ static inline bool fast(opr_context *ctx, const opr_op_def *op,
   return opr_execute_fast(ctx, &call, into, s);
 }
 
-/* The call by this thread's plan of it (plan_cache.h), for a call with
- * no named attrs on the host that passes check_request: false, with
- * nothing done, where there is no plan for these inputs or the outputs
- * have no room (the general path then says why). */
-static inline bool planned(opr_context *ctx, const opr_op_def *op,
-                           const opr_input *inputs, size_t ninputs,
-                           opr_tensor **outputs, size_t max_outputs,
-                           size_t *noutputs, opr_status *s) {
-  if (!ctx || ctx->device != OPR_DEVICE_CPU || ninputs != op->ninputs ||
-      (ninputs && !inputs))
-    return false;
-  const opr_plan *p = opr_plan_find(op, inputs);
-  if (!p || (p->nout > 0 && (!outputs || p->nout > max_outputs)))
-    return false;
-  opr_attr_value attrs[OPR_PLAN_ATTRS];
-  opr_output outs[OPR_PLAN_ARGS];
-  for (size_t i = 0; i < op->nattrs; i++) attrs[i] = p->attrs[i];
-  size_t n = 0;
-  for (size_t o = 0; o < op->noutputs; o++) {
-    outs[o] = (opr_output){outputs ? outputs + n : NULL, p->out_counts[o]};
-    n += p->out_counts[o];
-  }
-  opr_call call = {.op = op, .inputs = inputs, .attrs = attrs,
-                   .outputs = outs};
-  *s = opr_invoke_planned(ctx, &call, p, outputs);
-  if (!*s && noutputs) *noutputs = n;
-  return true;
-}
-
 /* The general path after the check, leaving a plan of a call that it
  * ran on the host with no named attrs (`plan`). */
 static opr_status run_checked(opr_context *ctx, opr_call *call, bool into,
@@ -213,15 +184,10 @@ static opr_status execute(opr_context *ctx, const opr_op_def *op,
   return s;
 }
 
-/* execute, by this thread's plan where there is one. Out of line: the
- * fast path's ops (and calls with named attrs) do not pay its frame. */
-OPR_NOINLINE static opr_status execute_planned(
-    opr_context *ctx, const opr_op_def *op, const opr_input *inputs,
-    size_t ninputs, opr_tensor **outputs, size_t max_outputs,
-    size_t *noutputs) {
-  opr_status s;
-  if (planned(ctx, op, inputs, ninputs, outputs, max_outputs, noutputs, &s))
-    return s;
+opr_status opr_execute_op_general(opr_context *ctx, const opr_op_def *op,
+                                  const opr_input *inputs, size_t ninputs,
+                                  opr_tensor **outputs, size_t max_outputs,
+                                  size_t *noutputs) {
   return execute(ctx, op, inputs, ninputs, NULL, 0, outputs, max_outputs,
                  false, noutputs);
 }
@@ -234,9 +200,9 @@ opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
   if (noutputs) *noutputs = 0;
   if (!op)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op: the op is NULL");
-  if (nattrs == 0 && !op->has_fast_path)
-    return execute_planned(ctx, op, inputs, ninputs, outputs, max_outputs,
-                           noutputs);
+  if (nattrs == 0 && !op->has_fast_path && opr_plan_maybe(op))
+    return opr_plan_execute(ctx, op, inputs, ninputs, outputs, max_outputs,
+                            noutputs);
   return execute(ctx, op, inputs, ninputs, attrs, nattrs, outputs,
                  max_outputs, false, noutputs);
 }

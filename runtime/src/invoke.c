@@ -146,67 +146,6 @@ opr_status opr_invoke_checked_plan(opr_context *ctx, opr_call *call,
   return invoke_checked(ctx, call, info);
 }
 
-/* Output argument and element of flat output `i` of a planned call. */
-static void planned_slot(const opr_call *call, size_t i, size_t *o,
-                         size_t *j) {
-  *o = 0;
-  while (i >= call->outputs[*o].count) i -= call->outputs[(*o)++].count;
-  *j = i;
-}
-
-OPR_COLD static opr_status planned_alloc_error(const opr_call *call,
-                                               size_t i, opr_status s) {
-  size_t o, j;
-  planned_slot(call, i, &o, &j);
-  return opr_output_alloc_error(call->op, o, s);
-}
-
-OPR_COLD static opr_status planned_unset(const opr_call *call, size_t i) {
-  size_t o, j;
-  planned_slot(call, i, &o, &j);
-  return opr_unset_output(call, o, j);
-}
-
-/* The outputs of a planned call from the plan's shapes; small ones from
- * this thread's cache without a call. */
-static opr_status preallocate_planned(const opr_call *call,
-                                      opr_tensor **flat, size_t n,
-                                      const opr_plan *p) {
-  for (size_t i = 0; i < n; i++) {
-    const opr_plan_shape *sh = &p->out[i];
-    flat[i] = opr_tensor_small_host(sh->dtype, sh->rank, sh->dims);
-    if (flat[i]) continue;
-    opr_status s = opr_tensor_create_output("opr_tensor_new", sh->dtype,
-                                            sh->rank, sh->dims, &flat[i]);
-    if (s) return planned_alloc_error(call, i, s);
-  }
-  return OPR_OK;
-}
-
-opr_status opr_invoke_planned(opr_context *ctx, opr_call *call,
-                              const opr_plan *p, opr_tensor **flat) {
-  size_t n = p->nout;
-  for (size_t i = 0; i < n; i++) flat[i] = NULL;
-  const opr_kernel_rec *r = p->kernel;
-  opr_kernel_ctx k = {ctx, call, &r->def, OPR_DEVICE_CPU, p->preallocate,
-                      false};
-  /* `p` is not read once the kernel runs: its own calls may replace it. */
-  opr_status s =
-      p->preallocate ? preallocate_planned(call, flat, n, p) : OPR_OK;
-  if (!s) s = r->def.fn(&k);
-  for (size_t i = 0; !s && i < n; i++)
-    if (!flat[i]) s = planned_unset(call, i);
-  if (s) {
-    for (size_t i = 0; i < n; i++) {
-      opr_tensor_unref(flat[i]);
-      flat[i] = NULL;
-    }
-  } else if (OPR_UNLIKELY(opr_tape_top != NULL)) {
-    opr_tape_record_call(call);
-  }
-  return s;
-}
-
 OPR_COLD static opr_status bad_invoke(const opr_context *ctx,
                                       const opr_call *call) {
   if (!ctx || !call || !call->op)

@@ -51,28 +51,31 @@ static opr_plans *mine(void) {
 }
 
 static inline bool same_shape(const opr_plan_shape *p, const opr_tensor *t) {
-  if (!t || t->dtype != p->dtype || t->device != OPR_DEVICE_CPU ||
-      t->rank != p->rank)
+  if (!t || t->dtype != p->dtype || t->rank != p->rank ||
+      t->device != OPR_DEVICE_CPU)
     return false;
   for (int i = 0; i < p->rank; i++)
     if (t->dims[i] != p->dims[i]) return false;
   return true;
 }
 
-const opr_plan *opr_plan_find(const opr_op_def *op, const opr_input *inputs) {
-  const opr_plans *ps = opr_plans_mine;
-  if (!ps) return NULL;
-  const opr_plan *p = &ps->slot[opr_plan_slot(op)];
+opr_plan *opr_plan_find(opr_plans *ps, const opr_op_def *op,
+                        const opr_input *inputs) {
+  opr_plan *p = &ps->slot[opr_plan_slot(op)];
   if (p->op != op ||
       p->table != opr_state_kernels(op->state, __ATOMIC_ACQUIRE))
     return NULL;
-  size_t k = 0;
-  for (size_t a = 0; a < op->ninputs; a++) {
-    const opr_input *in = &inputs[a];
-    if (in->count != p->in_counts[a] || (in->count && !in->tensors))
-      return NULL;
-    for (size_t j = 0; j < in->count; j++, k++)
-      if (!same_shape(&p->in[k], in->tensors[j])) return NULL;
+  const opr_plan_shape *sh = p->in;
+  const unsigned char *count = p->in_counts;
+  for (const opr_input *in = inputs, *end = in + op->ninputs; in < end;
+       in++) {
+    size_t n = in->count;
+    if (n != *count++) return NULL;
+    if (n == 0) continue;
+    if (!in->tensors) return NULL;
+    for (const opr_tensor *const *t = in->tensors, *const *te = t + n;
+         t < te; t++)
+      if (!same_shape(sh++, *t)) return NULL;
   }
   return p;
 }
@@ -125,7 +128,7 @@ static void keep_shape(opr_plan_shape *p, const opr_tensor *t) {
 void opr_plan_store(const opr_call *call, const opr_plan_info *info) {
   if (info->values_read || !fits(call, info->preallocated)) return;
   opr_plans *ps = mine();
-  if (!ps) return;
+  if (!ps || ps->busy) return;
   const opr_op_def *op = call->op;
   opr_plan *p = &ps->slot[opr_plan_slot(op)];
   p->op = op;

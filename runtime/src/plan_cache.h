@@ -48,6 +48,10 @@ typedef struct opr_plan {
 
 typedef struct opr_plans {
   opr_plan slot[OPR_PLAN_SLOTS];
+  /* Planned calls running on this thread: while one runs (its kernel may
+   * make calls of its own), no plan is replaced, so that its call can
+   * read the attrs in its plan. */
+  unsigned busy;
 } opr_plans;
 
 /* This thread's plans; NULL until its first plan, then a retired table
@@ -56,11 +60,12 @@ extern _Thread_local opr_plans *opr_plans_mine OPR_TLS_FAST;
 
 static inline size_t opr_plan_slot(const opr_op_def *op) {
   uintptr_t p = (uintptr_t)op >> 4;
-  return (size_t)((p ^ (p >> 3) ^ (p >> 7)) % OPR_PLAN_SLOTS);
+  return (size_t)((p ^ (p >> 5)) % OPR_PLAN_SLOTS);
 }
 
 /* The plan for `op` whose key the inputs match, or NULL. */
-const opr_plan *opr_plan_find(const opr_op_def *op, const opr_input *inputs);
+opr_plan *opr_plan_find(opr_plans *ps, const opr_op_def *op,
+                        const opr_input *inputs);
 
 /* What the general path found for a call (opr_invoke_checked_plan). */
 typedef struct opr_plan_info {
@@ -75,12 +80,24 @@ typedef struct opr_plan_info {
 opr_status opr_invoke_checked_plan(opr_context *ctx, opr_call *call,
                                    opr_plan_info *info);
 
-/* Runs a call by its plan `p`: `call` holds the plan's attrs and its
- * outputs laid out by the plan's counts over `flat` (room checked). The
- * outputs from the plan's shapes, then the kernel, as
- * opr_invoke_checked does. */
-opr_status opr_invoke_planned(opr_context *ctx, opr_call *call,
-                              const opr_plan *p, opr_tensor **flat);
+/* This thread may have a plan for `op` (one load and a compare). */
+static inline bool opr_plan_maybe(const opr_op_def *op) {
+  const opr_plans *ps = opr_plans_mine;
+  return ps && ps->slot[opr_plan_slot(op)].op == op;
+}
+
+/* opr_execute_op with no named attrs by this thread's plan of the call,
+ * where there is one for these inputs and the outputs have room; else
+ * opr_execute_op_general, which also says why a call fails. */
+opr_status opr_plan_execute(opr_context *ctx, const opr_op_def *op,
+                            const opr_input *inputs, size_t ninputs,
+                            opr_tensor **outputs, size_t max_outputs,
+                            size_t *noutputs);
+/* opr_execute_op with no named attrs, by the general path (execute.c). */
+opr_status opr_execute_op_general(opr_context *ctx, const opr_op_def *op,
+                                  const opr_input *inputs, size_t ninputs,
+                                  opr_tensor **outputs, size_t max_outputs,
+                                  size_t *noutputs);
 
 /* Keeps the plan of `call`, which the general path ran successfully on
  * the host, when it fits the bounds. */
