@@ -235,13 +235,6 @@ OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
   return OPR_OK;
 }
 
-/* `rank` dims equal (a loop that needs no saved register). */
-static inline bool same_dims(const int64_t *a, const int64_t *b, int rank) {
-  for (int i = 0; i < rank; i++)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
 /* A small host output that a CPU kernel allocates, from this thread's
  * cache; anything else, and every error, is alloc_output's, by a tail
  * call. Out of line, so that the preallocated case saves no register. */
@@ -264,21 +257,38 @@ OPR_NOINLINE static opr_status alloc_new(opr_kernel_ctx *k, size_t arg,
   return alloc_output(k, arg, index, rank, dims, out);
 }
 
+/* The slot of element `index` of output `arg`, NULL when the op has no
+ * such output (single outputs, most of them, without the count). */
+static inline opr_tensor **output_slot(const opr_call *call, size_t arg,
+                                       size_t index) {
+  const opr_op_def *op = call->op;
+  if (arg >= op->noutputs) return NULL;
+  const opr_arg_def *a = &op->outputs[arg];
+  bool single = a->number_attr == OPR_NO_ATTR &&
+                a->type_list_attr == OPR_NO_ATTR;
+  if (single ? index != 0 : index >= opr_output_count_fast(call, arg))
+    return NULL;
+  return &call->outputs[arg].tensors[index];
+}
+
 /* The common cases take no call: a preallocated output of the shape the
  * kernel asks for (the fast paths, shape inference, caller-owned
  * outputs) is a leaf; a new output is alloc_new's, by a tail call. */
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out) {
-  const opr_call *call = k->call;
-  if (!k->outputs_preallocated) return alloc_new(k, arg, index, rank, dims, out);
-  if (arg < call->op->noutputs && index < opr_output_count_fast(call, arg)) {
-    opr_tensor *t = call->outputs[arg].tensors[index];
-    if (t && t->rank == rank && (rank == 0 || dims) &&
-        same_dims(t->dims, dims, rank)) {
-      if (out) *out = t;
-      return OPR_OK;
-    }
-  }
+  if (!k->outputs_preallocated)
+    return alloc_new(k, arg, index, rank, dims, out);
+  opr_tensor **slot = output_slot(k->call, arg, index);
+  opr_tensor *t = slot ? *slot : NULL;
+  if (!t || t->rank != rank || (rank > 0 && !dims)) goto general;
+  /* The dims compared by a difference folded in (a loop that needs few
+   * registers). */
+  int64_t diff = 0;
+  for (int i = 0; i < rank; i++) diff |= t->dims[i] ^ dims[i];
+  if (diff) goto general;
+  if (out) *out = t;
+  return OPR_OK;
+general:
   return alloc_output(k, arg, index, rank, dims, out);
 }
