@@ -192,6 +192,20 @@ opr_status opr_execute_op_general(opr_context *ctx, const opr_op_def *op,
                  false, noutputs);
 }
 
+/* A call with no named attrs of an op without the fast path: by this
+ * thread's plan of it where there may be one (plan_cache.h). Out of line,
+ * so that the fast path's calls save no register for it. */
+OPR_NOINLINE static opr_status execute_plain(
+    opr_context *ctx, const opr_op_def *op, const opr_input *inputs,
+    size_t ninputs, opr_tensor **outputs, size_t max_outputs,
+    size_t *noutputs) {
+  if (opr_plan_maybe(op))
+    return opr_plan_execute(ctx, op, inputs, ninputs, outputs, max_outputs,
+                            noutputs);
+  return opr_execute_op_general(ctx, op, inputs, ninputs, outputs,
+                                max_outputs, noutputs);
+}
+
 opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
                           const opr_input *inputs, size_t ninputs,
                           const opr_named_attr *attrs, size_t nattrs,
@@ -200,9 +214,9 @@ opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
   if (noutputs) *noutputs = 0;
   if (!op)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op: the op is NULL");
-  if (nattrs == 0 && !op->has_fast_path && opr_plan_maybe(op))
-    return opr_plan_execute(ctx, op, inputs, ninputs, outputs, max_outputs,
-                            noutputs);
+  if (nattrs == 0 && !op->has_fast_path)
+    return execute_plain(ctx, op, inputs, ninputs, outputs, max_outputs,
+                         noutputs);
   return execute(ctx, op, inputs, ninputs, attrs, nattrs, outputs,
                  max_outputs, false, noutputs);
 }
