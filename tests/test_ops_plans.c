@@ -295,6 +295,45 @@ static void a_kernel_registered_later_replaces_the_plan(void **state) {
   opr_tensor_unref(x);
 }
 
+/* A kernel that runs ZeroOut itself (on int32 tensors of another shape:
+ * the general path, which would keep a plan in the same slot) before it
+ * reads its own attr T: a planned call's attrs stay its own. */
+static opr_status nested(opr_kernel_ctx *k) {
+  opr_tensor *x = ints(3, 1), *inner = zero_out(x);
+  opr_tensor_unref(inner);
+  opr_tensor_unref(x);
+  const opr_tensor *in = k->call->inputs[0].tensors[0];
+  opr_tensor *out = NULL;
+  opr_status s = opr_kernel_alloc_output(k, 0, 0, in->rank, in->dims, &out);
+  if (s) return s;
+  for (int64_t i = 0; i < out->num_elements; i++)
+    ((double *)out->data)[i] = (double)k->call->attrs[0].u.type;
+  return OPR_OK;
+}
+
+static void a_kernels_own_calls_leave_its_plan_alone(void **state) {
+  (void)state;
+  const opr_type_constraint c[1] = {{"T", OPR_DTYPE_BIT(OPR_DT_DOUBLE)}};
+  const opr_kernel_def def = {.op = "ZeroOut", .device = OPR_DEVICE_CPU,
+                              .constraints = c, .nconstraints = 1,
+                              .priority = 100, .fn = nested,
+                              .label = "test: nested"};
+  assert_null(opr_register_kernel(&def));
+  const int64_t two = 2;
+  opr_tensor *d = NULL;
+  assert_null(opr_tensor_new(OPR_DT_DOUBLE, 1, &two, &d));
+  const opr_input in[1] = {{(const opr_tensor *const *)&d, 1}};
+  for (int i = 0; i < 3; i++) { /* the general path, then by the plan */
+    opr_tensor *out = NULL;
+    size_t n;
+    assert_null(opr_execute_op(ctx, handle("ZeroOut"), in, 1, NULL, 0, &out,
+                               1, &n));
+    assert_true(((const double *)out->data)[1] == (double)OPR_DT_DOUBLE);
+    opr_tensor_unref(out);
+  }
+  opr_tensor_unref(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_second_call_runs_by_the_plan_with_the_same_result),
@@ -306,6 +345,7 @@ int main(void) {
       cmocka_unit_test(a_shape_that_reads_values_leaves_no_plan),
       cmocka_unit_test(a_planned_call_is_recorded_on_the_tape),
       cmocka_unit_test(threads_run_by_their_own_plans),
+      cmocka_unit_test(a_kernels_own_calls_leave_its_plan_alone),
       /* Last: it changes ZeroOut's int32 kernel for the program. */
       cmocka_unit_test(a_kernel_registered_later_replaces_the_plan),
   };
