@@ -158,39 +158,17 @@ const opr_op_def demo_add_one_def = {
 opr_status demo_add_one(opr_context *ctx,
                         const opr_tensor *input,
                         opr_tensor **output) {
-  const opr_input op_inputs[1] = {{&input, 1}};
-  opr_output op_outputs[1] = {{output, 1}};
-  opr_call op_call = {
-    .op = &demo_add_one_def,
-    .inputs = op_inputs,
-    .attrs = NULL,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (input && output &&
-      input->dtype == OPR_DT_INT32) {
-    return opr_invoke_fast(ctx, &op_call);
-  }
-  return opr_invoke(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary(ctx, &demo_add_one_def, input, output);
 }
 
 opr_status demo_add_one_into(opr_context *ctx,
                              const opr_tensor *input,
                              opr_tensor *output) {
-  const opr_input op_inputs[1] = {{&input, 1}};
-  opr_output op_outputs[1] = {{&output, 1}};
-  opr_call op_call = {
-    .op = &demo_add_one_def,
-    .inputs = op_inputs,
-    .attrs = NULL,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (input && output &&
-      input->dtype == OPR_DT_INT32) {
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary_into(ctx, &demo_add_one_def, input, output);
 }
 
 /* ---- Example ---- */
@@ -255,47 +233,17 @@ const opr_op_def demo_example_def = {
 opr_status demo_example(opr_context *ctx,
                         const opr_tensor *input,
                         opr_tensor **input_times_two) {
-  const opr_input op_inputs[1] = {{&input, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{input_times_two, 1}};
-  opr_call op_call = {
-    .op = &demo_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (input && input_times_two &&
-      opr_dtype_set_has(demo_example_attr_defs[0].allowed_types, input->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = input->dtype};
-    return opr_invoke_fast(ctx, &op_call);
-  }
-  return opr_invoke(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary(ctx, &demo_example_def, input, input_times_two);
 }
 
 opr_status demo_example_into(opr_context *ctx,
                              const opr_tensor *input,
                              opr_tensor *input_times_two) {
-  const opr_input op_inputs[1] = {{&input, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&input_times_two, 1}};
-  opr_call op_call = {
-    .op = &demo_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (input && input_times_two &&
-      opr_dtype_set_has(demo_example_attr_defs[0].allowed_types, input->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = input->dtype};
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary_into(ctx, &demo_example_def, input, input_times_two);
 }
 
 /* ---- MyGeneralUnaryOp ---- */
@@ -362,48 +310,18 @@ const opr_op_def demo_my_general_unary_op_def = {
 opr_status demo_my_general_unary_op(opr_context *ctx,
                                     const opr_tensor *in,
                                     opr_tensor **out) {
-  const opr_input op_inputs[1] = {{&in, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{out, 1}};
-  opr_call op_call = {
-    .op = &demo_my_general_unary_op_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (in && out &&
-      opr_dtype_set_has(demo_my_general_unary_op_attr_defs[0].allowed_types, in->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = in->dtype};
-    return opr_invoke_fast(ctx, &op_call);
-  }
-  return opr_invoke(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary(ctx, &demo_my_general_unary_op_def, in, out);
 }
 
 opr_status demo_my_general_unary_op_into(
     opr_context *ctx,
     const opr_tensor *in,
     opr_tensor *out) {
-  const opr_input op_inputs[1] = {{&in, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&out, 1}};
-  opr_call op_call = {
-    .op = &demo_my_general_unary_op_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (in && out &&
-      opr_dtype_set_has(demo_my_general_unary_op_attr_defs[0].allowed_types, in->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = in->dtype};
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary_into(ctx, &demo_my_general_unary_op_def, in, out);
 }
 
 /* ---- Pad ---- */
@@ -903,48 +821,18 @@ const opr_op_def demo_zero_out_float_int32_def = {
 opr_status demo_zero_out_float_int32(opr_context *ctx,
                                      const opr_tensor *to_zero,
                                      opr_tensor **zeroed) {
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_float_int32_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      opr_dtype_set_has(demo_zero_out_float_int32_attr_defs[0].allowed_types, to_zero->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
-    return opr_invoke_fast(ctx, &op_call);
-  }
-  return opr_invoke(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary(ctx, &demo_zero_out_float_int32_def, to_zero, zeroed);
 }
 
 opr_status demo_zero_out_float_int32_into(
     opr_context *ctx,
     const opr_tensor *to_zero,
     opr_tensor *zeroed) {
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_float_int32_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      opr_dtype_set_has(demo_zero_out_float_int32_attr_defs[0].allowed_types, to_zero->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary_into(ctx, &demo_zero_out_float_int32_def, to_zero, zeroed);
 }
 
 /* ---- ZeroOutInt32 ---- */
@@ -993,39 +881,17 @@ const opr_op_def demo_zero_out_int32_def = {
 opr_status demo_zero_out_int32(opr_context *ctx,
                                const opr_tensor *to_zero,
                                opr_tensor **zeroed) {
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_output op_outputs[1] = {{zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_int32_def,
-    .inputs = op_inputs,
-    .attrs = NULL,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      to_zero->dtype == OPR_DT_INT32) {
-    return opr_invoke_fast(ctx, &op_call);
-  }
-  return opr_invoke(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary(ctx, &demo_zero_out_int32_def, to_zero, zeroed);
 }
 
 opr_status demo_zero_out_int32_into(opr_context *ctx,
                                     const opr_tensor *to_zero,
                                     opr_tensor *zeroed) {
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_output op_outputs[1] = {{&zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_int32_def,
-    .inputs = op_inputs,
-    .attrs = NULL,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      to_zero->dtype == OPR_DT_INT32) {
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary_into(ctx, &demo_zero_out_int32_def, to_zero, zeroed);
 }
 
 /* ---- ZeroOutRealNumber ---- */
@@ -1088,48 +954,18 @@ const opr_op_def demo_zero_out_real_number_def = {
 opr_status demo_zero_out_real_number(opr_context *ctx,
                                      const opr_tensor *to_zero,
                                      opr_tensor **zeroed) {
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_real_number_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      opr_dtype_set_has(demo_zero_out_real_number_attr_defs[0].allowed_types, to_zero->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
-    return opr_invoke_fast(ctx, &op_call);
-  }
-  return opr_invoke(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary(ctx, &demo_zero_out_real_number_def, to_zero, zeroed);
 }
 
 opr_status demo_zero_out_real_number_into(
     opr_context *ctx,
     const opr_tensor *to_zero,
     opr_tensor *zeroed) {
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_real_number_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      opr_dtype_set_has(demo_zero_out_real_number_attr_defs[0].allowed_types, to_zero->dtype)) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  /* One input of an allowed type, shaped like the output: the runtime
+   * tests it, then runs the cached kernel (or the general path). */
+  return opr_invoke_unary_into(ctx, &demo_zero_out_real_number_def, to_zero, zeroed);
 }
 
 opr_status demo_register_ops(void) {

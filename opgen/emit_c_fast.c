@@ -97,6 +97,18 @@ void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_line(w, "}");
 }
 
+void og_c_unary_body(og_writer *w, const og_c_file *f, const og_op *op,
+                     bool into) {
+  const og_cn_scoped *n = og_c_scoped(f, op);
+  og_w_line(w, "/* One input of an allowed type, shaped like the output: "
+               "the runtime");
+  og_w_line(w, " * tests it, then runs the cached kernel (or the general "
+               "path). */");
+  og_w_line(w, "return %s(ctx, &%s, %s, %s);",
+            into ? "opr_invoke_unary_into" : "opr_invoke_unary",
+            og_cn_op(f, op, OG_CN_DEF), n->in[0], n->out[0]);
+}
+
 og_c_params og_c_into_params(const og_c_file *f, const og_op *op) {
   og_c_params p = og_c_wrapper_params(f, op);
   og_c_params q = p;

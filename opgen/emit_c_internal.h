@@ -94,6 +94,10 @@ og_c_params og_c_into_params(const og_c_file *f, const og_op *op);
 bool og_c_has_fast_path(const og_op *op);
 /* The fast path, and no attr but the type attr: opr_op_def.has_fast_path. */
 bool og_c_has_exec_fast_path(const og_op *op);
+/* The whole body of a wrapper of an op with og_c_has_exec_fast_path: one
+ * call of opr_invoke_unary(_into), which makes the op's checks. */
+void og_c_unary_body(og_writer *w, const og_c_file *f, const og_op *op,
+                     bool into);
 void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
                     bool into);
 /* Where the wrapper reads attr a: a parameter or a field of *attrs. */

@@ -276,6 +276,12 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
                  into ? og_cn_op(f, op, OG_CN_INTO) : og_c_op_name(f, op), &p,
                  " {");
   og_w_indent(w);
+  if (og_c_has_exec_fast_path(op)) { /* the runtime's checks (emit_c_fast.c) */
+    og_c_unary_body(w, f, op, into);
+    og_w_dedent(w);
+    og_w_line(w, "}");
+    return;
+  }
   if (og_c_has_attrs_struct(op)) {
     og_w_line(w, "static const %s op_defaults = %s;",
               og_cn_op(f, op, OG_CN_ATTRS), og_cn_op(f, op, OG_CN_ATTRS_DEFAULT));

@@ -2,6 +2,8 @@
  * attrs by name, outputs flattened. The same check and dispatch as the
  * typed wrappers; only the name lookups are extra. */
 #include "internal.h"
+#include "device_internal.h"
+#include "plan_cache.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,6 +120,19 @@ static inline bool fast(opr_context *ctx, const opr_op_def *op,
   return opr_execute_fast(ctx, &call, into, s);
 }
 
+/* The general path after the check, leaving a plan of a call that it
+ * ran on the host with no named attrs (`plan`). */
+static opr_status run_checked(opr_context *ctx, opr_call *call, bool into,
+                              bool plan) {
+  if (into) return opr_invoke_into_checked(ctx, call);
+  if (!plan || ctx->device != OPR_DEVICE_CPU)
+    return opr_invoke_checked(ctx, call);
+  opr_plan_info info;
+  opr_status s = opr_invoke_checked_plan(ctx, call, &info);
+  if (!s && opr_inputs_on_host(call)) opr_plan_store(call, &info);
+  return s;
+}
+
 /* opr_execute_op, and with caller-owned outputs (`into`: `outputs`
  * holds exactly the op's output tensors). */
 static opr_status execute(opr_context *ctx, const opr_op_def *op,
@@ -132,6 +147,7 @@ static opr_status execute(opr_context *ctx, const opr_op_def *op,
     if (!s && noutputs) *noutputs = 1;
     return s;
   }
+
   /* Only the entries the op uses are set (below): clearing whole
    * arrays was a large part of a small call's cost. */
   opr_attr_value vals_inline[EXEC_INLINE];
@@ -159,14 +175,35 @@ static opr_status execute(opr_context *ctx, const opr_op_def *op,
   if (!s) s = opr_set_named_attrs(op, attrs, nattrs, vals);
   if (!s) s = op->check(&call);
   if (!s) s = layout_outputs(&call, outputs, max_outputs, into, &total);
-  if (!s)
-    s = into ? opr_invoke_into_checked(ctx, &call)
-             : opr_invoke_checked(ctx, &call);
+  if (!s) s = run_checked(ctx, &call, into,
+                          nattrs == 0 && !op->has_fast_path);
   if (!s && noutputs) *noutputs = total;
   opr_call_cleanup(&call);
   if (vals != vals_inline) free(vals);
   if (outs != outs_inline) free(outs);
   return s;
+}
+
+opr_status opr_execute_op_general(opr_context *ctx, const opr_op_def *op,
+                                  const opr_input *inputs, size_t ninputs,
+                                  opr_tensor **outputs, size_t max_outputs,
+                                  size_t *noutputs) {
+  return execute(ctx, op, inputs, ninputs, NULL, 0, outputs, max_outputs,
+                 false, noutputs);
+}
+
+/* A call with no named attrs of an op without the fast path: by this
+ * thread's plan of it where there may be one (plan_cache.h). Out of line,
+ * so that the fast path's calls save no register for it. */
+OPR_NOINLINE static opr_status execute_plain(
+    opr_context *ctx, const opr_op_def *op, const opr_input *inputs,
+    size_t ninputs, opr_tensor **outputs, size_t max_outputs,
+    size_t *noutputs) {
+  if (opr_plan_maybe(op))
+    return opr_plan_execute(ctx, op, inputs, ninputs, outputs, max_outputs,
+                            noutputs);
+  return opr_execute_op_general(ctx, op, inputs, ninputs, outputs,
+                                max_outputs, noutputs);
 }
 
 opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
@@ -177,6 +214,9 @@ opr_status opr_execute_op(opr_context *ctx, const opr_op_def *op,
   if (noutputs) *noutputs = 0;
   if (!op)
     return opr_error(OPR_INVALID_ARGUMENT, "opr_execute_op: the op is NULL");
+  if (nattrs == 0 && !op->has_fast_path)
+    return execute_plain(ctx, op, inputs, ninputs, outputs, max_outputs,
+                         noutputs);
   return execute(ctx, op, inputs, ninputs, attrs, nattrs, outputs,
                  max_outputs, false, noutputs);
 }

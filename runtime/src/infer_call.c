@@ -109,18 +109,30 @@ static opr_status ctx_for_call(opr_infer_ctx *c, const opr_call *call) {
   return OPR_OK;
 }
 
-opr_status opr_infer_for_call(opr_kernel_ctx *k) {
+static inline opr_status infer_for_call(opr_kernel_ctx *k,
+                                        bool *values_read) {
   const opr_call *call = k->call;
   const opr_op_def *op = call->op;
   k->outputs_preallocated = k->outputs_into; /* the caller's tensors */
+  *values_read = false;
   if (!op->shape_fn) return OPR_OK;
   opr_infer_ctx c;
   opr_status s = ctx_for_call(&c, call);
   if (s) return s;
   s = op->shape_fn(&c);
+  *values_read = c.values_read;
   if (!s) s = k->outputs_into ? check_into(k, &c) : preallocate(k, &c);
   if (c.chunks || c.outputs != c.outputs_inline) opr_infer_ctx_free(&c);
   return s;
+}
+
+opr_status opr_infer_for_call(opr_kernel_ctx *k) {
+  bool values_read;
+  return infer_for_call(k, &values_read);
+}
+
+opr_status opr_infer_for_call_reads(opr_kernel_ctx *k, bool *values_read) {
+  return infer_for_call(k, values_read);
 }
 
 OPR_COLD static opr_status wrong_shape(const opr_kernel_ctx *k, size_t arg,

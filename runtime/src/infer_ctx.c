@@ -152,6 +152,7 @@ opr_shape opr_infer_input(const opr_infer_ctx *c, size_t arg, size_t index) {
 
 const opr_tensor *opr_infer_input_value(const opr_infer_ctx *c, size_t arg,
                                         size_t index) {
+  opr_infer_note_values(c);
   if (index >= opr_infer_num_inputs(c, arg)) return NULL;
   if (c->shapes)
     return c->shapes[arg].values ? c->shapes[arg].values[index] : NULL;

@@ -3,6 +3,8 @@
  * OPR_CALL_INLINE_TYPES types excepted): the op def carries its state
  * record, whose kernel table is read with one atomic load. */
 #include "internal.h"
+#include "plan_cache.h"
+#include "tensor_small.h"
 #include "device_internal.h"
 #include "shape_internal.h"
 
@@ -32,12 +34,6 @@ const opr_kernel_rec *opr_select_kernel(const struct opr_kernel_table *t,
                                         const opr_call *call,
                                         opr_device_kind device) {
   return select_in(t, call, device);
-}
-
-static inline const opr_kernel_rec *select_kernel(const opr_call *call,
-                                                  opr_device_kind device) {
-  return select_in(opr_state_kernels(call->op->state, __ATOMIC_ACQUIRE),
-                   call, device);
 }
 
 OPR_COLD opr_status opr_no_kernel(const opr_call *call,
@@ -103,7 +99,10 @@ static void clear_outputs(opr_call *call) {
   }
 }
 
-opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+/* opr_invoke_checked, telling `info` (when not NULL) what a plan of the
+ * call needs (plan_cache.h). */
+static inline opr_status invoke_checked(opr_context *ctx, opr_call *call,
+                                        opr_plan_info *info) {
   /* The slots are checked (whatever the op's check did) and cleared, so
    * that a failure releases exactly what the kernel allocated. */
   const opr_op_def *op = call->op;
@@ -115,11 +114,16 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
       return opr_check_outputs(call);
     clear_outputs(call);
   }
-  const opr_kernel_rec *r = select_kernel(call, ctx->device);
+  const struct opr_kernel_table *t =
+      opr_state_kernels(op->state, __ATOMIC_ACQUIRE);
+  const opr_kernel_rec *r = select_in(t, call, ctx->device);
   if (!r) return opr_no_kernel(call, ctx->device);
   opr_kernel_ctx k = {ctx, call, &r->def, ctx->device, false, false};
   /* Shape inference: validates the input shapes, pre-allocates outputs. */
-  opr_status s = opr_infer_for_call(&k);
+  bool values_read = true;
+  opr_status s = opr_infer_for_call_reads(&k, &values_read);
+  if (info) *info = (opr_plan_info){t, r, k.outputs_preallocated,
+                                    values_read};
   /* Device kernels, and device tensors, go through the device layer. */
   if (!s)
     s = k.device == OPR_DEVICE_CPU && opr_inputs_on_host(call)
@@ -131,6 +135,15 @@ opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
   if (s) release_outputs(call);
   else if (OPR_UNLIKELY(opr_tape_top != NULL)) opr_tape_record_call(call);
   return s;
+}
+
+opr_status opr_invoke_checked(opr_context *ctx, opr_call *call) {
+  return invoke_checked(ctx, call, NULL);
+}
+
+opr_status opr_invoke_checked_plan(opr_context *ctx, opr_call *call,
+                                   opr_plan_info *info) {
+  return invoke_checked(ctx, call, info);
 }
 
 OPR_COLD static opr_status bad_invoke(const opr_context *ctx,
@@ -222,24 +235,60 @@ OPR_NOINLINE static opr_status alloc_output(opr_kernel_ctx *k, size_t arg,
   return OPR_OK;
 }
 
-/* The fast paths' and shape inference's case, a preallocated output of
- * the shape the kernel asks for, is a leaf (no call, no register saved);
- * anything else, and every error, is alloc_output's, by a tail call. */
+/* A small host output that a CPU kernel allocates, from this thread's
+ * cache; anything else, and every error, is alloc_output's, by a tail
+ * call. Out of line, so that the preallocated case saves no register. */
+OPR_NOINLINE static opr_status alloc_new(opr_kernel_ctx *k, size_t arg,
+                                         size_t index, int rank,
+                                         const int64_t *dims,
+                                         opr_tensor **out) {
+  const opr_call *call = k->call;
+  if (k->device == OPR_DEVICE_CPU && arg < call->op->noutputs &&
+      index < opr_output_count_fast(call, arg)) {
+    opr_tensor **slot = &call->outputs[arg].tensors[index];
+    opr_tensor *t;
+    if (!*slot && (t = opr_tensor_small_host(
+                       opr_output_dtype_fast(call, arg, index), rank, dims))) {
+      *slot = t;
+      if (out) *out = t;
+      return OPR_OK;
+    }
+  }
+  return alloc_output(k, arg, index, rank, dims, out);
+}
+
+/* The slot of element `index` of output `arg`, NULL when the op has no
+ * such output (single outputs, most of them, without the count). */
+static inline opr_tensor **output_slot(const opr_call *call, size_t arg,
+                                       size_t index) {
+  const opr_op_def *op = call->op;
+  if (arg >= op->noutputs) return NULL;
+  const opr_arg_def *a = &op->outputs[arg];
+  bool single = a->number_attr == OPR_NO_ATTR &&
+                a->type_list_attr == OPR_NO_ATTR;
+  if (single ? index != 0 : index >= opr_output_count_fast(call, arg))
+    return NULL;
+  return &call->outputs[arg].tensors[index];
+}
+
+/* The common cases take no call: a preallocated output of the shape the
+ * kernel asks for (the fast paths, shape inference, caller-owned
+ * outputs) is a leaf; a new output is alloc_new's, by a tail call. */
 opr_status opr_kernel_alloc_output(opr_kernel_ctx *k, size_t arg,
                                    size_t index, int rank,
                                    const int64_t *dims, opr_tensor **out) {
-  const opr_call *call = k->call;
-  if (k->outputs_preallocated && arg < call->op->noutputs &&
-      index < opr_output_count_fast(call, arg)) {
-    opr_tensor *t = call->outputs[arg].tensors[index];
-    if (t && t->rank == rank && (rank == 0 || dims)) {
-      int i = 0;
-      while (i < rank && t->dims[i] == dims[i]) i++;
-      if (i == rank) {
-        if (out) *out = t;
-        return OPR_OK;
-      }
-    }
-  }
+  if (!k->outputs_preallocated)
+    return alloc_new(k, arg, index, rank, dims, out);
+  opr_tensor **slot = output_slot(k->call, arg, index);
+  opr_tensor *t = slot ? *slot : NULL;
+  if (!t || t->rank != rank || (rank > 0 && !dims)) goto general;
+  /* The dims compared by a difference folded in (a loop that needs few
+   * registers). */
+  int64_t diff = 0;
+  for (int i = 0; i < rank; i++) diff |= t->dims[i] ^ dims[i];
+  if (diff) goto general;
+  if (out) *out = t;
+  return OPR_OK;
+general:
   return alloc_output(k, arg, index, rank, dims, out);
 }

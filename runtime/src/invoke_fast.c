@@ -127,3 +127,71 @@ bool opr_execute_fast(opr_context *ctx, opr_call *call, bool into,
   *out = run(ctx, call, r, true);
   return true;
 }
+
+/* opr_invoke_unary(_into) past the wrapper's tests, or (`fast` false)
+ * the general path with the wrapper's call: the type attr unset. */
+static inline void unary_call(opr_call *call, const opr_op_def *op,
+                              const opr_input *in, opr_attr_value *attrs,
+                              opr_output *out, bool fast) {
+  attrs[0] = fast ? (opr_attr_value){.kind = OPR_ATTR_TYPE,
+                                     .u.type = in->tensors[0]->dtype}
+                  : (opr_attr_value){.kind = OPR_ATTR_UNSET};
+  call->op = op;
+  call->inputs = in;
+  call->attrs = op->nattrs ? attrs : NULL;
+  call->outputs = out;
+  call->inline_types_used = 0; /* the inline types are not read */
+  call->heap_types = NULL;
+}
+
+/* The typed wrapper's tests (opr_op_def.has_fast_path: the type attr, if
+ * any, is attr 0 and the only one). */
+static inline bool unary_fits(const opr_op_def *op, const opr_tensor *in,
+                              const void *out) {
+  return in && out &&
+         (op->nattrs ? opr_dtype_set_has(op->attrs[0].allowed_types,
+                                         in->dtype)
+                     : in->dtype == op->inputs[0].type);
+}
+
+/* The wrapper's general path: its checks' errors. */
+OPR_NOINLINE static opr_status unary_general(opr_context *ctx,
+                                             const opr_op_def *op,
+                                             const opr_tensor *in,
+                                             opr_tensor **slot, bool into) {
+  const opr_input ins[1] = {{&in, 1}};
+  opr_attr_value attrs[1];
+  opr_output outs[1] = {{slot, 1}};
+  opr_call call;
+  unary_call(&call, op, ins, attrs, outs, false);
+  return into ? opr_invoke_into(ctx, &call) : opr_invoke(ctx, &call);
+}
+
+opr_status opr_invoke_unary(opr_context *ctx, const opr_op_def *op,
+                            const opr_tensor *in, opr_tensor **out) {
+  if (!unary_fits(op, in, out)) return unary_general(ctx, op, in, out, false);
+  const opr_input ins[1] = {{&in, 1}};
+  opr_attr_value attrs[1];
+  opr_output outs[1] = {{out, 1}};
+  opr_call call;
+  unary_call(&call, op, ins, attrs, outs, true);
+  const opr_kernel_rec *r = fast_kernel(ctx, &call, in);
+  opr_status s;
+  if (r && run_new(ctx, &call, r, &s)) return s;
+  return opr_invoke(ctx, &call);
+}
+
+opr_status opr_invoke_unary_into(opr_context *ctx, const opr_op_def *op,
+                                 const opr_tensor *in, opr_tensor *out) {
+  if (!unary_fits(op, in, out))
+    return unary_general(ctx, op, in, &out, true);
+  const opr_input ins[1] = {{&in, 1}};
+  opr_attr_value attrs[1];
+  opr_output outs[1] = {{&out, 1}};
+  opr_call call;
+  unary_call(&call, op, ins, attrs, outs, true);
+  const opr_kernel_rec *r = cached_kernel(ctx, &call, in);
+  if (OPR_UNLIKELY(!r)) return fast_into_miss(ctx, &call);
+  if (!fits_input(out, in)) return opr_invoke_into(ctx, &call);
+  return run(ctx, &call, r, true);
+}

@@ -68,6 +68,7 @@ opr_status opr_sx_input_tensor(opr_infer_ctx *c, size_t arg, size_t index,
  * of a generated function goes through them. */
 static inline const opr_tensor *sx_input_value(const opr_infer_ctx *c,
                                                size_t arg, size_t index) {
+  opr_infer_note_values(c);
   if (arg >= c->op->ninputs) return NULL;
   if (c->shapes) {
     const opr_shape_input *in = &c->shapes[arg];

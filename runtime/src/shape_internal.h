@@ -40,6 +40,9 @@ struct opr_infer_ctx {
    * only (an error is made again), in the context's storage or the
    * caller's, so valid until inference ends. */
   uint32_t sx_inputs_set, sx_values_set;
+  /* An input's values were read (opr_infer_input_value, the shape
+   * language's value(x)): set through const contexts too, as a note. */
+  bool values_read;
   opr_shape sx_inputs[INFER_CACHED_INPUTS];
   opr_shape sx_values[INFER_CACHED_INPUTS];
   /* Bit `arg` of sx_ints_set: sx_ints[arg] holds the int32/int64 values
@@ -65,6 +68,13 @@ void opr_infer_ctx_free(opr_infer_ctx *c);
 /* Nothing read yet (both ways of setting up a context call this). */
 static inline void opr_infer_ctx_clear_reads(opr_infer_ctx *c) {
   c->sx_inputs_set = c->sx_values_set = c->sx_ints_set = 0;
+  c->values_read = false;
+}
+
+/* Notes that the function read an input's values. Contexts are never
+ * const objects (their functions take const pointers to read). */
+static inline void opr_infer_note_values(const opr_infer_ctx *c) {
+  ((opr_infer_ctx *)(uintptr_t)c)->values_read = true;
 }
 
 /* Room for n dims that lives as long as the context; NULL when out of
@@ -81,6 +91,9 @@ const char *opr_infer_shape_text(opr_shape s, char *buf, size_t n);
  * function on the input tensors' shapes (an error stops the call) and,
  * when every output shape is fully known, allocates the outputs. */
 opr_status opr_infer_for_call(opr_kernel_ctx *k);
+/* The same, and *values_read: whether the shape function read an input's
+ * values (then its shapes hold for these values only). */
+opr_status opr_infer_for_call_reads(opr_kernel_ctx *k, bool *values_read);
 
 /* Output `index` of the call was allocated from its inferred shape; the
  * kernel asks for it with rank and dims (see opr_kernel_alloc_output). */

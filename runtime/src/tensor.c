@@ -4,6 +4,7 @@
  * anything is allocated. */
 #include "internal.h"
 #include "tensor_cache.h"
+#include "tensor_small.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,12 +17,6 @@ const char *opr_device_name(opr_device_kind kind) {
   case OPR_DEVICE_GPU: return "GPU";
   }
   return "unknown";
-}
-
-/* The data starts here, aligned for any element type. */
-static size_t header_size(void) {
-  size_t a = _Alignof(max_align_t);
-  return (sizeof(opr_tensor) + a - 1) / a * a;
 }
 
 /* opr_shape_num_elements, inline for tensor creation. */
@@ -93,7 +88,8 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   char shape[128];
   size_t size = opr_dtype_size_table[dtype]; /* at most 16 */
   bool small = (uint64_t)n <= (SIZE_MAX >> 16); /* no division needed */
-  if (n < 0 || (!small && (uint64_t)n > (SIZE_MAX - header_size()) / size))
+  if (n < 0 || (!small &&
+                (uint64_t)n > (SIZE_MAX - opr_tensor_header_size()) / size))
     return opr_error(OPR_INVALID_ARGUMENT, "%s: a tensor of type %s and "
                      "shape %s is too large (its size overflows)", who,
                      opr_dtype_name(dtype),
@@ -101,28 +97,6 @@ static opr_status check_new(const char *who, opr_dtype dtype, int rank,
   *count = n;
   *nbytes = (size_t)n * size;
   return OPR_OK;
-}
-
-/* Fills a new tensor's header (every field but the unused inline dims;
- * the data is the caller's to clear). The dims are inline up to
- * OPR_INLINE_DIMS; more go to dims_heap, which the caller sets. */
-static inline void init_header(opr_tensor *t, opr_dtype dtype, int rank,
-                               const int64_t *dims, int64_t count,
-                               size_t nbytes, void *data) {
-  t->dtype = dtype;
-  t->rank = rank;
-  t->num_elements = count;
-  t->data = data;
-  t->nbytes = nbytes;
-  t->device = OPR_DEVICE_CPU;
-  t->device_index = 0;
-  t->release = NULL;
-  t->dims_heap = NULL;
-  int64_t *d = t->dims_inline;
-  if (rank <= OPR_INLINE_DIMS)
-    for (int i = 0; i < rank; i++) d[i] = dims[i];
-  t->dims = d;
-  opr_refcount_init(t, 1);
 }
 
 /* Dims beyond the inline ones: on the heap. False when out of memory. */
@@ -146,7 +120,7 @@ static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype,
   opr_status s = check_new(who, dtype, rank, dims, &count, &nbytes);
   if (s) return s;
   /* `extra`: room after a header-only tensor's header (opr_tensor_wrap). */
-  size_t head = header_size(), data = host ? nbytes : extra;
+  size_t head = opr_tensor_header_size(), data = host ? nbytes : extra;
   /* Host tensors from this thread's cache (small ones) or malloc; not
    * calloc: glibc's calloc bypasses its per-thread cache. */
   opr_tensor *t =
@@ -155,8 +129,8 @@ static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype,
                            "allocating %zu bytes", who, head + data);
   if (zero || dtype == OPR_DT_STRING)
     memset((char *)t + head, 0, data);
-  init_header(t, dtype, rank, dims, count, nbytes,
-              host ? (char *)t + head : NULL);
+  opr_tensor_init_header(t, dtype, rank, dims, count, nbytes,
+                         host ? (char *)t + head : NULL);
   if (rank > OPR_INLINE_DIMS && !heap_dims(t, dims)) {
     if (host) opr_tc_free(t, head + data);
     else opr_host_free(t, head + data);
@@ -166,39 +140,9 @@ static OPR_NOINLINE opr_status tensor_alloc(const char *who, opr_dtype dtype,
   return OPR_OK;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define OPR_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define OPR_ALWAYS_INLINE inline
-#endif
-
-/* A small host tensor (a block of at most OPR_TC_MAX bytes, at most
- * OPR_INLINE_DIMS dims) straight from this thread's cache: every factor
- * and partial product is bounded by OPR_TC_MAX, so nothing overflows.
- * NULL for any other case (strings, and when the cache has no block: no
- * call here, so no registers to save), which tensor_alloc handles. The
- * data is not cleared. */
-static OPR_ALWAYS_INLINE opr_tensor *small_host(opr_dtype dtype, int rank,
-                                                const int64_t *dims) {
-  if (!opr_dtype_known(dtype) || dtype == OPR_DT_STRING ||
-      (unsigned)rank > OPR_INLINE_DIMS || (rank > 0 && !dims))
-    return NULL;
-  uint64_t n = 1;
-  for (int i = 0; i < rank; i++) {
-    uint64_t d = (uint64_t)dims[i]; /* a negative dim: huge */
-    if (d > OPR_TC_MAX || (n *= d) > OPR_TC_MAX) return NULL;
-  }
-  size_t head = header_size(), nbytes = n * opr_dtype_size_table[dtype];
-  if (head + nbytes > OPR_TC_MAX) return NULL;
-  opr_tensor *t = opr_tc_take(head + nbytes); /* NULL: tensor_alloc's */
-  if (!t) return NULL;
-  init_header(t, dtype, rank, dims, (int64_t)n, nbytes, (char *)t + head);
-  return t;
-}
-
 opr_status opr_tensor_create(const char *who, opr_dtype dtype, int rank,
                              const int64_t *dims, opr_tensor **out) {
-  opr_tensor *t = small_host(dtype, rank, dims);
+  opr_tensor *t = opr_tensor_small_host(dtype, rank, dims);
   if (!t) return tensor_alloc(who, dtype, rank, dims, true, true, 0, out);
   memset(t->data, 0, t->nbytes);
   *out = t;
@@ -217,7 +161,7 @@ static OPR_NOINLINE opr_status create_output_slow(const char *who,
 opr_status opr_tensor_create_output(const char *who, opr_dtype dtype,
                                     int rank, const int64_t *dims,
                                     opr_tensor **out) {
-  if ((*out = small_host(dtype, rank, dims))) return OPR_OK;
+  if ((*out = opr_tensor_small_host(dtype, rank, dims))) return OPR_OK;
   return create_output_slow(who, dtype, rank, dims, out);
 }
 
@@ -240,13 +184,13 @@ opr_status opr_tensor_new(opr_dtype dtype, int rank, const int64_t *dims,
 static OPR_NOINLINE opr_status new_like_slow(opr_dtype dtype,
                                              const opr_tensor *like,
                                              size_t nbytes, opr_tensor **out) {
-  size_t head = header_size();
+  size_t head = opr_tensor_header_size();
   opr_tensor *t = opr_tc_alloc(head + nbytes);
   if (!t) return opr_error(OPR_RESOURCE_EXHAUSTED, "opr_tensor_new_like: out "
                            "of memory allocating %zu bytes", head + nbytes);
   if (dtype == OPR_DT_STRING) memset((char *)t + head, 0, nbytes);
-  init_header(t, dtype, like->rank, like->dims, like->num_elements, nbytes,
-              (char *)t + head);
+  opr_tensor_init_header(t, dtype, like->rank, like->dims,
+                         like->num_elements, nbytes, (char *)t + head);
   *out = t;
   return OPR_OK;
 }
@@ -265,12 +209,13 @@ opr_status opr_tensor_new_like(opr_dtype dtype, const opr_tensor *like,
     return opr_tensor_create_output("opr_tensor_new_like", dtype, like->rank,
                                     like->dims, out);
   size_t nbytes = (size_t)n * opr_dtype_size_table[dtype];
-  size_t head = header_size();
+  size_t head = opr_tensor_header_size();
   opr_tensor *t = head + nbytes <= OPR_TC_MAX && dtype != OPR_DT_STRING
                       ? opr_tc_take(head + nbytes)
                       : NULL;
   if (!t) return new_like_slow(dtype, like, nbytes, out);
-  init_header(t, dtype, like->rank, like->dims, n, nbytes, (char *)t + head);
+  opr_tensor_init_header(t, dtype, like->rank, like->dims, n, nbytes,
+                         (char *)t + head);
   *out = t;
   return OPR_OK;
 }
@@ -308,7 +253,8 @@ typedef struct wrap_owner {
 } wrap_owner;
 
 static void wrap_release(opr_tensor *t) {
-  const wrap_owner *w = (const wrap_owner *)((char *)t + header_size());
+  const wrap_owner *w =
+      (const wrap_owner *)((char *)t + opr_tensor_header_size());
   if (w->release) w->release(w->arg);
 }
 
@@ -349,7 +295,7 @@ opr_status opr_tensor_wrap(opr_dtype dtype, int rank, const int64_t *dims,
     opr_tensor_unref(t);
     return s;
   }
-  wrap_owner *w = (wrap_owner *)((char *)t + header_size());
+  wrap_owner *w = (wrap_owner *)((char *)t + opr_tensor_header_size());
   w->release = release;
   w->arg = arg;
   t->data = data;
@@ -430,7 +376,7 @@ static OPR_NOINLINE void tensor_destroy(opr_tensor *t) {
   if (t->dims_heap) free(t->dims_heap);
   /* The size tensor_alloc asked for: the data follows a host tensor's
    * header; a shell's block is its header (and a wrap's owner: small). */
-  size_t head = header_size();
+  size_t head = opr_tensor_header_size();
   if (t->data == (void *)((char *)t + head))
     opr_tc_free(t, head + t->nbytes);
   else
@@ -452,8 +398,8 @@ void opr_tensor_unref(opr_tensor *t) {
     return;
   /* A small plain host tensor back to this thread's cache without a
    * call; anything else through tensor_destroy. */
-  size_t size = header_size() + t->nbytes;
-  if (t->data == (void *)((char *)t + header_size()) && !t->release &&
+  size_t head = opr_tensor_header_size(), size = head + t->nbytes;
+  if (t->data == (void *)((char *)t + head) && !t->release &&
       !t->dims_heap && t->dtype != OPR_DT_STRING && opr_tc_put(t, size))
     return;
   tensor_destroy(t);

@@ -51,6 +51,15 @@ opr_status opr_invoke_into(opr_context *ctx, opr_call *call);
  * errors are the same. */
 opr_status opr_invoke_fast(opr_context *ctx, opr_call *call);
 opr_status opr_invoke_fast_into(opr_context *ctx, opr_call *call);
+/* The typed wrappers of an op with opr_op_def.has_fast_path (one input
+ * of its type attr's allowed types or its fixed type, the type attr, if
+ * any, the only attr, one output shaped like the input): the wrapper's
+ * tests and its fast path in one frame, else its general path (the
+ * type attr unset), with the same results and errors. */
+opr_status opr_invoke_unary(opr_context *ctx, const opr_op_def *op,
+                            const opr_tensor *in, opr_tensor **out);
+opr_status opr_invoke_unary_into(opr_context *ctx, const opr_op_def *op,
+                                 const opr_tensor *in, opr_tensor *out);
 
 /* Runs any registered op by name: `inputs` one per input argument of the
  * op, attrs by name, outputs flattened into `outputs` (room for
