@@ -31,12 +31,26 @@ static void pad(sink *o, char c, size_t n) {
   put(o, run, n);
 }
 
-/* One conversion's text, padded to `width` (left-justified with '-'). */
-static inline void field(sink *o, const char *s, size_t n, size_t width,
-                         bool left) {
-  if (!left && width > n) pad(o, ' ', width - n);
-  put(o, s, n);
-  if (left && width > n) pad(o, ' ', width - n);
+/* A field's text as put in order: lead spaces, sign, zeros, s, trail
+ * spaces. */
+static void put_field(sink *o, const og_fmt_field *f) {
+  if (f->lead) pad(o, ' ', f->lead);
+  if (f->neg) put(o, "-", 1);
+  if (f->zeros) pad(o, '0', f->zeros);
+  put(o, f->s, f->n);
+  if (f->trail) pad(o, ' ', f->trail);
+}
+
+/* `n` bytes of text padded to `width` (left-justified with '-'). */
+static inline void field(og_fmt_field *f, const char *s, size_t n,
+                         size_t width, bool left) {
+  f->s = s;
+  f->n = n;
+  f->neg = false;
+  f->zeros = 0;
+  size_t fill = width > n ? width - n : 0;
+  f->lead = left ? 0 : fill;
+  f->trail = left ? fill : 0;
 }
 
 /* Decimal digits of `v` at the end of buf[24]; returns the first. */
@@ -46,18 +60,18 @@ static char *digits(unsigned long long v, char *end) {
   return p;
 }
 
-static void integer(sink *o, unsigned long long mag, bool neg, size_t width,
-                    bool left, bool zero) {
-  char buf[24], *end = buf + sizeof buf, *p = digits(mag, end);
+static void integer(og_fmt_field *f, unsigned long long mag, bool neg,
+                    size_t width, bool left, bool zero) {
+  char *end = f->digits + sizeof f->digits, *p = digits(mag, end);
   size_t n = (size_t)(end - p) + neg;
   if (zero && !left && width > n) {
-    if (neg) put(o, "-", 1);
-    pad(o, '0', width - n);
-    put(o, p, (size_t)(end - p));
+    field(f, p, (size_t)(end - p), 0, false);
+    f->neg = neg;
+    f->zeros = width - n;
     return;
   }
   if (neg) *--p = '-';
-  field(o, p, n, width, left);
+  field(f, p, n, width, left);
 }
 
 static size_t bounded_len(const char *s, int prec) {
@@ -88,13 +102,12 @@ static long long signed_arg(va_list *ap, int len) {
   }
 }
 
-/* The spec after '%' at *pp; false for anything vsnprintf must do. */
-static bool conversion(sink *o, const char **pp, va_list *ap) {
+bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f) {
   const char *p = *pp;
   if (*p == 's') { /* plain %s: most of them */
     const char *s = va_arg(*ap, const char *);
     if (!s) return false; /* "(null)" is glibc's business */
-    put(o, s, strlen(s));
+    field(f, s, strlen(s), 0, false);
     *pp = p + 1;
     return true;
   }
@@ -134,19 +147,19 @@ static bool conversion(sink *o, const char **pp, va_list *ap) {
   if (c == 's' && len == LEN_INT) {
     const char *s = va_arg(*ap, const char *);
     if (!s) return false; /* "(null)" is glibc's business */
-    field(o, s, bounded_len(s, prec), width, left);
+    field(f, s, bounded_len(s, prec), width, left);
   } else if (c == 'c' && len == LEN_INT) {
-    char ch = (char)va_arg(*ap, int);
-    field(o, &ch, 1, width, left);
+    f->digits[0] = (char)va_arg(*ap, int);
+    field(f, f->digits, 1, width, left);
   } else if (c == 'd' || c == 'i') {
     long long v = signed_arg(ap, len);
     unsigned long long mag = v < 0 ? 0ull - (unsigned long long)v
                                    : (unsigned long long)v;
-    integer(o, mag, v < 0, width, left, zero);
+    integer(f, mag, v < 0, width, left, zero);
   } else if (c == 'u') {
-    integer(o, unsigned_arg(ap, len), false, width, left, zero);
+    integer(f, unsigned_arg(ap, len), false, width, left, zero);
   } else if (c == '%' && p == *pp + 1) {
-    put(o, "%", 1);
+    field(f, "%", 1, 0, false);
   } else {
     return false;
   }
@@ -176,7 +189,9 @@ int og_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
     put(&o, p, (size_t)(pct - p));
     if (!*pct) break;
     p = pct + 1;
-    ok = conversion(&o, &p, &args);
+    og_fmt_field f;
+    ok = og_fmt_convert(&p, &args, &f);
+    if (ok) put_field(&o, &f);
   }
   va_end(args);
   int n;

@@ -79,6 +79,60 @@ static void writer_reserve_keeps_text_and_makes_room(void **state) {
   og_writer_free(&w);
 }
 
+/* og_w_printf / og_w_line against the plain way (vsnprintf, then
+ * og_w_write), at indentation 0 to 3 and from a line's start or middle. */
+static void same_written(const char *fmt, ...) {
+  for (int depth = 0; depth <= 3; depth++) {
+    for (int mid = 0; mid <= 1; mid++) {
+      og_writer got, want;
+      og_writer_init(&got);
+      og_writer_init(&want);
+      for (int d = 0; d < depth; d++) og_w_indent(&got), og_w_indent(&want);
+      if (mid) og_w_puts(&got, "x"), og_w_puts(&want, "x");
+      char text[4096];
+      va_list a, b, c;
+      va_start(a, fmt);
+      int n = vsnprintf(text, sizeof text, fmt, a);
+      va_end(a);
+      assert_true(n >= 0 && (size_t)n < sizeof text - 1);
+      va_start(b, fmt);
+      og_w_vprintf(&got, fmt, b);
+      va_end(b);
+      og_w_write(&want, text, (size_t)n);
+      va_start(c, fmt);
+      og_w_vprintf(&got, fmt, c); /* again, then a line: og_w_line's way */
+      va_end(c);
+      og_w_newline(&got);
+      og_w_write(&want, text, (size_t)n);
+      og_w_write(&want, "\n", 1);
+      assert_int_equal(got.len, want.len);
+      assert_string_equal(got.buf, want.buf);
+      assert_int_equal(got.at_line_start, want.at_line_start);
+      og_writer_free(&got);
+      og_writer_free(&want);
+    }
+  }
+}
+
+static void writer_formats_in_place_as_printf_then_write(void **state) {
+  (void)state;
+  char big[1500];
+  memset(big, 'b', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  same_written("");
+  same_written("%s", "");
+  same_written("plain");
+  same_written("a\nb\n\nc");
+  same_written("\n");
+  same_written("%s|%s", "one\ntwo", "\n");
+  same_written("[%c%c]", '\n', 'z');
+  same_written("%d %5zu|%-4s|%05d|%%", -12, (size_t)7, "ab", -3);
+  same_written("%s %g %x", "handed on", 2.5, 255u);
+  same_written("%s", (const char *)NULL);
+  same_written("<%s>", big);
+  same_written("%s\n%s", big, big);
+}
+
 /* The plain scan og_c_comment_text must match: a space after the first
  * byte of every "* /", "/ *" and "? ?" pair. */
 static void plain_comment_text(char *out, const char *p, size_t n) {
@@ -136,6 +190,7 @@ int main(void) {
       cmocka_unit_test(format_copies_runs_and_strings_of_every_length),
       cmocka_unit_test(writer_indents_every_depth),
       cmocka_unit_test(writer_reserve_keeps_text_and_makes_room),
+      cmocka_unit_test(writer_formats_in_place_as_printf_then_write),
       cmocka_unit_test(comment_text_splits_pairs_at_every_offset),
       cmocka_unit_test(utf8_check_finds_a_bad_byte_at_every_offset),
   };
