@@ -102,6 +102,77 @@ static long long signed_arg(va_list *ap, int len) {
   }
 }
 
+bool og_fmt_parse(const char *p, og_fmt_spec *s) {
+  const char *start = p;
+  *s = (og_fmt_spec){.prec = -1};
+  for (;; p++) {
+    if (*p == '-') s->left = true;
+    else if (*p == '0') s->zero = true;
+    else break;
+  }
+  if (*p == '*') {
+    s->width_arg = true;
+    p++;
+  } else {
+    for (; *p >= '0' && *p <= '9'; p++)
+      s->width = s->width * 10 + (size_t)(*p - '0');
+  }
+  if (*p == '.') {
+    p++;
+    if (*p == '*') {
+      s->prec_arg = true;
+      p++;
+    } else {
+      for (s->prec = 0; *p >= '0' && *p <= '9' && s->prec < 100000; p++)
+        s->prec = s->prec * 10 + (*p - '0');
+    }
+  }
+  int len = LEN_INT;
+  if (*p == 'z') len = LEN_SIZE, p++;
+  else if (p[0] == 'l' && p[1] == 'l') len = LEN_LLONG, p += 2;
+  else if (*p == 'l') len = LEN_LONG, p++;
+  char c = *p++;
+  s->conv = c;
+  s->lenmod = (unsigned char)len;
+  s->size = (unsigned char)(p - start < 255 ? p - start : 255);
+  bool text = c == 's' || c == 'c', number = c == 'd' || c == 'i' || c == 'u';
+  if (text) return !s->zero && len == LEN_INT; /* '0': undefined in C */
+  if (number) return s->prec < 0;
+  return c == '%' && p == start + 1 && p - start < 255;
+}
+
+bool og_fmt_apply(const og_fmt_spec *sp, va_list *ap, og_fmt_field *f) {
+  bool left = sp->left;
+  size_t width = sp->width;
+  if (sp->width_arg) {
+    int w = va_arg(*ap, int);
+    if (w < 0) left = true, w = w == INT_MIN ? INT_MAX : -w;
+    width = (size_t)w;
+  }
+  int prec = sp->prec_arg ? va_arg(*ap, int) : sp->prec;
+  char c = sp->conv;
+  if (c == 's') {
+    const char *s = va_arg(*ap, const char *);
+    if (!s) return false; /* "(null)" is glibc's business */
+    field(f, s, bounded_len(s, prec), width, left);
+  } else if (c == 'c') {
+    f->digits[0] = (char)va_arg(*ap, int);
+    field(f, f->digits, 1, width, left);
+  } else if (prec >= 0 && c != '%') {
+    return false; /* a precision on an integer: vsnprintf's */
+  } else if (c == 'd' || c == 'i') {
+    long long v = signed_arg(ap, sp->lenmod);
+    unsigned long long mag = v < 0 ? 0ull - (unsigned long long)v
+                                   : (unsigned long long)v;
+    integer(f, mag, v < 0, width, left, sp->zero);
+  } else if (c == 'u') {
+    integer(f, unsigned_arg(ap, sp->lenmod), false, width, left, sp->zero);
+  } else {
+    field(f, "%", 1, 0, false);
+  }
+  return true;
+}
+
 bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f) {
   const char *p = *pp;
   if (*p == 's') { /* plain %s: most of them */
@@ -111,59 +182,9 @@ bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f) {
     *pp = p + 1;
     return true;
   }
-  bool left = false, zero = false;
-  for (;; p++) {
-    if (*p == '-') left = true;
-    else if (*p == '0') zero = true;
-    else break;
-  }
-  size_t width = 0;
-  if (*p == '*') {
-    int w = va_arg(*ap, int);
-    if (w < 0) left = true, w = w == INT_MIN ? INT_MAX : -w;
-    width = (size_t)w;
-    p++;
-  } else {
-    for (; *p >= '0' && *p <= '9'; p++) width = width * 10 + (size_t)(*p - '0');
-  }
-  int prec = -1;
-  if (*p == '.') {
-    p++;
-    if (*p == '*') {
-      prec = va_arg(*ap, int);
-      p++;
-    } else {
-      for (prec = 0; *p >= '0' && *p <= '9' && prec < 100000; p++)
-        prec = prec * 10 + (*p - '0');
-    }
-  }
-  int len = LEN_INT;
-  if (*p == 'z') len = LEN_SIZE, p++;
-  else if (p[0] == 'l' && p[1] == 'l') len = LEN_LLONG, p += 2;
-  else if (*p == 'l') len = LEN_LONG, p++;
-  char c = *p++;
-  if ((c == 's' || c == 'c') && zero) return false; /* undefined in C */
-  if ((c == 'd' || c == 'i' || c == 'u') && prec >= 0) return false;
-  if (c == 's' && len == LEN_INT) {
-    const char *s = va_arg(*ap, const char *);
-    if (!s) return false; /* "(null)" is glibc's business */
-    field(f, s, bounded_len(s, prec), width, left);
-  } else if (c == 'c' && len == LEN_INT) {
-    f->digits[0] = (char)va_arg(*ap, int);
-    field(f, f->digits, 1, width, left);
-  } else if (c == 'd' || c == 'i') {
-    long long v = signed_arg(ap, len);
-    unsigned long long mag = v < 0 ? 0ull - (unsigned long long)v
-                                   : (unsigned long long)v;
-    integer(f, mag, v < 0, width, left, zero);
-  } else if (c == 'u') {
-    integer(f, unsigned_arg(ap, len), false, width, left, zero);
-  } else if (c == '%' && p == *pp + 1) {
-    field(f, "%", 1, 0, false);
-  } else {
-    return false;
-  }
-  *pp = p;
+  og_fmt_spec spec;
+  if (!og_fmt_parse(p, &spec) || !og_fmt_apply(&spec, ap, f)) return false;
+  *pp = p + spec.size;
   return true;
 }
 

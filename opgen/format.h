@@ -31,4 +31,23 @@ typedef struct og_fmt_field {
  * writer's formatted writes (writer.c) share it with og_vsnprintf. */
 bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f);
 
+/* og_fmt_convert in two steps, for a format parsed once and used many
+ * times (format_prog.h): the spec after a '%', then its text from the
+ * arguments. */
+typedef struct og_fmt_spec {
+  size_t width;
+  int prec;            /* -1: none */
+  unsigned char size;  /* bytes of the spec after the '%' */
+  unsigned char lenmod;
+  char conv;
+  bool left, zero, width_arg, prec_arg;
+} og_fmt_spec;
+
+/* False for a spec that only vsnprintf formats (then *s is set as far
+ * as it was read: s->size is how far). */
+bool og_fmt_parse(const char *p, og_fmt_spec *s);
+/* False where the arguments need vsnprintf (a NULL string, a precision
+ * argument on an integer). */
+bool og_fmt_apply(const og_fmt_spec *s, va_list *ap, og_fmt_field *f);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include "arena.h"
 #include "format.h"
+#include "format_prog.h"
 #include "memshort.h"
 
 #include <limits.h>
@@ -186,6 +187,43 @@ static bool format_text(cursor *c, const char *fmt, va_list ap) {
   return ok;
 }
 
+/* A parsed format's text at c->d: false where the arguments need
+ * vsnprintf. */
+static bool run_prog(cursor *c, const og_fmt_prog *prog, va_list ap) {
+  va_list args;
+  va_copy(args, ap);
+  bool ok = true;
+  char *d = c->d, *end = c->end; /* in registers: c only on slow paths */
+  const og_fmt_step *st = prog->steps, *stop = st + prog->nsteps;
+  for (; st < stop; st++) {
+    const char *s;
+    size_t n;
+    if (st->op == OG_FMT_TEXT) {
+      s = prog->fmt + st->off;
+      n = st->len;
+    } else if (st->op == OG_FMT_STR) {
+      if (!(ok = (s = va_arg(args, const char *)) != NULL)) break;
+      n = strlen(s);
+    } else {
+      og_fmt_field f;
+      if (!(ok = og_fmt_apply(&prog->specs[st->off], &args, &f))) break;
+      c->d = d;
+      cursor_field(c, &f);
+      d = c->d, end = c->end;
+      continue;
+    }
+    if ((size_t)(end - d) < n) {
+      c->d = d;
+      d = cursor_room(c, n), end = c->end;
+    }
+    og_copy(d, s, n);
+    d += n;
+  }
+  c->d = d;
+  va_end(args);
+  return ok;
+}
+
 /* Text of several lines, formatted past w->len: through og_w_write,
  * which indents each line. */
 static void write_lines(og_writer *w, const char *text, size_t len, bool nl) {
@@ -203,20 +241,23 @@ static void write_lines(og_writer *w, const char *text, size_t len, bool nl) {
  * newline inside is indented line by line. False, with nothing written,
  * for a format that only vsnprintf formats, or too long for an int. */
 static bool format_direct(og_writer *w, bool nl, const char *fmt,
-                          va_list ap) {
+                          const og_fmt_prog *prog, va_list ap) {
   int width = w->indent * w->indent_width;
   size_t start = w->len;
   size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
   char *at = reserve(w, pad + 64) + pad;
   cursor c = {w, at, w->buf + w->cap - 1};
-  bool ok = format_text(&c, fmt, ap);
+  bool ok = prog ? run_prog(&c, prog, ap) : format_text(&c, fmt, ap);
   at = w->buf + start + pad; /* the buffer may have moved */
   size_t len = (size_t)(c.d - at);
   if (!ok || len > INT_MAX) { /* vsnprintf's limit */
     w->buf[start] = '\0';
     return false;
   }
-  if (len && memchr(at, '\n', len)) {
+  bool lines = prog ? prog->text_newline || (prog->text_args && len &&
+                                             memchr(at, '\n', len))
+                    : len && memchr(at, '\n', len);
+  if (lines) {
     write_lines(w, at, len, nl);
   } else if (len) {
     fill_spaces(at - pad, pad);
@@ -232,28 +273,31 @@ static bool format_direct(og_writer *w, bool nl, const char *fmt,
   return true;
 }
 
-static void format_write(og_writer *w, bool nl, const char *fmt, va_list ap) {
+/* `prog`: fmt parsed (NULL: parsed as it is written). */
+static void format_write(og_writer *w, bool nl, const char *fmt,
+                         const og_fmt_prog *prog, va_list ap) {
   va_list again;
   va_copy(again, ap);
-  if (!format_direct(w, nl, fmt, ap)) format_copy(w, nl, fmt, again);
+  if ((prog && prog->vsnprintf_only) || !format_direct(w, nl, fmt, prog, ap))
+    format_copy(w, nl, fmt, again);
   va_end(again);
 }
 
 void og_w_vprintf(og_writer *w, const char *fmt, va_list ap) {
-  format_write(w, false, fmt, ap);
+  format_write(w, false, fmt, NULL, ap);
 }
 
-void og_w_printf(og_writer *w, const char *fmt, ...) {
+void og_w_printf_lit(og_writer *w, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, false, fmt, ap);
+  format_write(w, false, fmt, og_fmt_prog_get(fmt), ap);
   va_end(ap);
 }
 
-void og_w_line(og_writer *w, const char *fmt, ...) {
+void og_w_line_lit(og_writer *w, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, true, fmt, ap);
+  format_write(w, true, fmt, og_fmt_prog_get(fmt), ap);
   va_end(ap);
 }
 
