@@ -77,9 +77,27 @@ static void spaces(og_writer *w, size_t n) {
   w->buf[w->len] = '\0';
 }
 
+/* n > 0 bytes without a newline: the indentation first at a line's
+ * start. */
+static void text(og_writer *w, const char *s, size_t n) {
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  char *d = reserve(w, pad + n);
+  fill_spaces(d, pad);
+  og_copy(d + pad, s, n);
+  w->len += pad + n;
+  w->buf[w->len] = '\0';
+  w->at_line_start = false;
+}
+
 void og_w_write(og_writer *w, const char *s, size_t len) {
+  const char *nl = len ? memchr(s, '\n', len) : NULL;
+  if (!nl) { /* nearly always: one piece of a line */
+    if (len) text(w, s, len);
+    return;
+  }
   while (len) {
-    const char *nl = memchr(s, '\n', len);
+    nl = memchr(s, '\n', len);
     size_t chunk = nl ? (size_t)(nl - s) + 1 : len;
     bool empty_line = chunk == 1 && s[0] == '\n';
     int pad = w->indent * w->indent_width;
@@ -91,8 +109,6 @@ void og_w_write(og_writer *w, const char *s, size_t len) {
     len -= chunk;
   }
 }
-
-void og_w_puts(og_writer *w, const char *s) { og_w_write(w, s, strlen(s)); }
 
 /* The next '%' at or after p, or its '\0' (as format.c's). */
 static inline const char *find_percent(const char *p) {
@@ -309,9 +325,13 @@ void og_w_newline(og_writer *w) {
 }
 
 void og_w_spaces(og_writer *w, size_t n) {
-  static const char run[] = "                                "; /* 32 */
-  for (; n > sizeof run - 1; n -= sizeof run - 1) og_w_write(w, run, sizeof run - 1);
-  og_w_write(w, run, n);
+  if (!n) return;
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  memset(reserve(w, pad + n), ' ', pad + n);
+  w->len += pad + n;
+  w->buf[w->len] = '\0';
+  w->at_line_start = false;
 }
 void og_w_indent(og_writer *w) { w->indent++; }
 void og_w_dedent(og_writer *w) {

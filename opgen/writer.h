@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct og_writer {
   char *buf;
@@ -22,8 +23,11 @@ void og_w_reserve(og_writer *w, size_t n);
 void og_writer_free(og_writer *w);
 
 /* Appends text; indentation is inserted at the start of each line. */
-void og_w_puts(og_writer *w, const char *s);
 void og_w_write(og_writer *w, const char *s, size_t len);
+/* Inline: a literal's strlen is a constant. */
+static inline void og_w_puts(og_writer *w, const char *s) {
+  og_w_write(w, s, strlen(s));
+}
 /* printf. The format must be a string literal ("" before it makes
  * anything else fail to compile): it is parsed once, found again by its
  * address (format_prog.h). A format made at run time goes through
