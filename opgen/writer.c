@@ -303,17 +303,32 @@ void og_w_vprintf(og_writer *w, const char *fmt, va_list ap) {
   format_write(w, false, fmt, NULL, ap);
 }
 
+/* A format without conversions or newlines (half the emitters' lines):
+ * its one literal run, as it is. */
+static bool plain_text(og_writer *w, bool nl, const og_fmt_prog *prog) {
+  if (!prog || prog->vsnprintf_only || prog->nsteps != 1 ||
+      prog->steps[0].op != OG_FMT_TEXT || prog->text_newline)
+    return false;
+  text(w, prog->fmt + prog->steps[0].off, prog->steps[0].len);
+  if (nl) og_w_newline(w);
+  return true;
+}
+
 void og_w_printf_lit(og_writer *w, const char *fmt, ...) {
+  const og_fmt_prog *prog = og_fmt_prog_get(fmt);
+  if (plain_text(w, false, prog)) return;
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, false, fmt, og_fmt_prog_get(fmt), ap);
+  format_write(w, false, fmt, prog, ap);
   va_end(ap);
 }
 
 void og_w_line_lit(og_writer *w, const char *fmt, ...) {
+  const og_fmt_prog *prog = og_fmt_prog_get(fmt);
+  if (plain_text(w, true, prog)) return;
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, true, fmt, og_fmt_prog_get(fmt), ap);
+  format_write(w, true, fmt, prog, ap);
   va_end(ap);
 }
 

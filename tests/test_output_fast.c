@@ -133,6 +133,43 @@ static void writer_formats_in_place_as_printf_then_write(void **state) {
   same_written("%s\n%s", big, big);
 }
 
+/* og_w_printf and og_w_line with literal formats (parsed once, found
+ * again by address) against snprintf then og_w_write; each twice, so the
+ * second finds the parsed form. Includes a format that only vsnprintf
+ * does (octal) after a literal run, and formats of one literal run. */
+#define SAME_LITERAL(...)                                      \
+  do {                                                         \
+    for (int again = 0; again < 2; again++) {                  \
+      char t_[512];                                            \
+      int n_ = snprintf(t_, sizeof t_, __VA_ARGS__);           \
+      og_w_write(&want, t_, (size_t)n_);                       \
+      og_w_printf(&got, __VA_ARGS__);                          \
+      og_w_write(&want, t_, (size_t)n_);                       \
+      og_w_write(&want, "\n", 1);                              \
+      og_w_line(&got, __VA_ARGS__);                            \
+    }                                                          \
+  } while (0)
+
+static void writer_literal_formats_match_printf(void **state) {
+  (void)state;
+  og_writer got, want;
+  og_writer_init(&got);
+  og_writer_init(&want);
+  og_w_indent(&got), og_w_indent(&want);
+  SAME_LITERAL("plain run");
+  SAME_LITERAL("%s", "");
+  SAME_LITERAL("\\%03o", 9u);
+  SAME_LITERAL("ab%xcd", 255u);
+  SAME_LITERAL("two\nlines");
+  SAME_LITERAL("[%s|%5d|%-3zu|%c]", "arg\nwith newline", -4, (size_t)2, 'q');
+  SAME_LITERAL("%%|%s%s", "a", "bcdefghijklmnopqrstuvwxyz");
+  SAME_LITERAL("%s %g", "float", 0.5);
+  assert_string_equal(got.buf, want.buf);
+  assert_int_equal(got.at_line_start, want.at_line_start);
+  og_writer_free(&got);
+  og_writer_free(&want);
+}
+
 /* The plain scan og_c_comment_text must match: a space after the first
  * byte of every "* /", "/ *" and "? ?" pair. */
 static void plain_comment_text(char *out, const char *p, size_t n) {
@@ -191,6 +228,7 @@ int main(void) {
       cmocka_unit_test(writer_indents_every_depth),
       cmocka_unit_test(writer_reserve_keeps_text_and_makes_room),
       cmocka_unit_test(writer_formats_in_place_as_printf_then_write),
+      cmocka_unit_test(writer_literal_formats_match_printf),
       cmocka_unit_test(comment_text_splits_pairs_at_every_offset),
       cmocka_unit_test(utf8_check_finds_a_bad_byte_at_every_offset),
   };
