@@ -143,7 +143,8 @@ void og_c_long_string(og_writer *w, const char *s, size_t len);
 /* For code that C++ also compiles (no compound literals): a string too
  * long for a literal becomes `static const char name[] = {...};` (written
  * by og_c_string_static, nothing for a short one), which og_c_string_or
- * then names; a short one stays a literal. */
+ * then names; a short one stays a literal (`name` is not read then: it
+ * may be NULL). */
 void og_c_string_static(og_writer *w, const char *name, const char *s,
                         size_t len);
 void og_c_string_or(og_writer *w, const char *name, const char *s,
