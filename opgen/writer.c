@@ -91,13 +91,12 @@ static void text(og_writer *w, const char *s, size_t n) {
 }
 
 void og_w_write(og_writer *w, const char *s, size_t len) {
-  const char *nl = len ? memchr(s, '\n', len) : NULL;
-  if (!nl) { /* nearly always: one piece of a line */
+  if (!og_has_newline(s, len)) { /* nearly always: one piece of a line */
     if (len) text(w, s, len);
     return;
   }
   while (len) {
-    nl = memchr(s, '\n', len);
+    const char *nl = memchr(s, '\n', len);
     size_t chunk = nl ? (size_t)(nl - s) + 1 : len;
     bool empty_line = chunk == 1 && s[0] == '\n';
     int pad = w->indent * w->indent_width;

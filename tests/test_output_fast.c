@@ -6,6 +6,7 @@
 
 #include "emit_c_internal.h" /* og_c_comment_text */
 #include "format.h"
+#include "memshort.h" /* og_has_newline */
 #include "source.h" /* og_utf8_check */
 #include "writer.h"
 
@@ -170,6 +171,28 @@ static void writer_literal_formats_match_printf(void **state) {
   og_writer_free(&want);
 }
 
+/* og_has_newline (word tests up to 16 bytes) against memchr: a newline
+ * at every offset of every length to 40, none, and bytes that differ
+ * from '\n' by one bit or by the borrow (0x0b, 0x09, 0x8a). */
+static void newline_test_finds_one_at_every_offset(void **state) {
+  (void)state;
+  char text[48];
+  static const char near[] = {'\x0b', '\x09', '\x8a', '\x00', 'a'};
+  for (size_t n = 0; n <= 40; n++) {
+    for (size_t k = 0; k < sizeof near; k++) {
+      memset(text, near[k], sizeof text);
+      assert_false(og_has_newline(text, n));
+      for (size_t at = 0; at < n; at++) {
+        text[at] = '\n';
+        assert_true(og_has_newline(text, n));
+        text[at] = near[k];
+      }
+      text[n] = '\n'; /* just past the end: not seen */
+      assert_false(og_has_newline(text, n));
+    }
+  }
+}
+
 /* The plain scan og_c_comment_text must match: a space after the first
  * byte of every "* /", "/ *" and "? ?" pair. */
 static void plain_comment_text(char *out, const char *p, size_t n) {
@@ -229,6 +252,7 @@ int main(void) {
       cmocka_unit_test(writer_reserve_keeps_text_and_makes_room),
       cmocka_unit_test(writer_formats_in_place_as_printf_then_write),
       cmocka_unit_test(writer_literal_formats_match_printf),
+      cmocka_unit_test(newline_test_finds_one_at_every_offset),
       cmocka_unit_test(comment_text_splits_pairs_at_every_offset),
       cmocka_unit_test(utf8_check_finds_a_bad_byte_at_every_offset),
   };
