@@ -24,10 +24,13 @@ static og_fmt_prog *compile(const char *fmt) {
   size_t percents = 0;
   for (const char *p = fmt; *p; p++) percents += *p == '%';
   size_t nsteps = 2 * percents + 1;
-  og_fmt_prog *prog = og_xmalloc(sizeof *prog + nsteps * sizeof prog->steps[0] +
-                                 percents * sizeof(og_fmt_spec));
+  /* The specs after the steps, at their own alignment. */
+  size_t align = _Alignof(og_fmt_spec);
+  size_t at = (sizeof(og_fmt_prog) + nsteps * sizeof(og_fmt_step) + align - 1) /
+              align * align;
+  og_fmt_prog *prog = og_xmalloc(at + percents * sizeof(og_fmt_spec));
   *prog = (og_fmt_prog){.fmt = fmt};
-  prog->specs = (og_fmt_spec *)(void *)&prog->steps[nsteps];
+  prog->specs = (og_fmt_spec *)(void *)((char *)prog + at);
   size_t nspecs = 0;
   for (const char *p = fmt; *p;) {
     const char *q = p;
