@@ -90,12 +90,12 @@ og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op);
  * (emit_c_fast.c). */
 og_c_params og_c_into_params(const og_c_file *f, const og_op *op);
 /* Whether the op's wrapper gets the specialised fast path, and the path
- * itself (after op_call is built; `into`: the caller-owned form). */
+ * itself (in the wrappers' body, after op_call is built; its `into`
+ * picks the caller-owned form). */
 bool og_c_has_fast_path(const og_op *op);
 /* The fast path, and no attr but the type attr: opr_op_def.has_fast_path. */
 bool og_c_has_exec_fast_path(const og_op *op);
-void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
-                    bool into);
+void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op);
 /* Where the wrapper reads attr a: a parameter or a field of *attrs. */
 const char *og_c_attr_source(const og_c_file *f, const og_op *op,
                              const og_attr *a);
