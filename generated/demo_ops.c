@@ -75,10 +75,13 @@ const opr_op_def demo_add_n_def = {
   .state = &demo_add_n_state,
 };
 
-opr_status demo_add_n(opr_context *ctx,
-                      const opr_tensor *const *inputs,
-                      size_t inputs_count,
-                      opr_tensor **sum) {
+/* The body of both wrappers of AddN. */
+static inline opr_status demo_add_n_call(
+    opr_context *ctx,
+    const opr_tensor *const *inputs,
+    size_t inputs_count,
+    opr_tensor **sum,
+    bool into) {
   const opr_input op_inputs[1] = {{inputs, inputs_count}};
   opr_attr_value op_attrs[2] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -91,26 +94,21 @@ opr_status demo_add_n(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_add_n(opr_context *ctx,
+                      const opr_tensor *const *inputs,
+                      size_t inputs_count,
+                      opr_tensor **sum) {
+  return demo_add_n_call(ctx, inputs, inputs_count, sum, false);
 }
 
 opr_status demo_add_n_into(opr_context *ctx,
                            const opr_tensor *const *inputs,
                            size_t inputs_count,
                            opr_tensor *sum) {
-  const opr_input op_inputs[1] = {{inputs, inputs_count}};
-  opr_attr_value op_attrs[2] = {
-    {.kind = OPR_ATTR_UNSET}, /* N */
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&sum, 1}};
-  opr_call op_call = {
-    .op = &demo_add_n_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return demo_add_n_call(ctx, inputs, inputs_count, &sum, true);
 }
 
 /* ---- AddOne ---- */
@@ -506,11 +504,13 @@ const opr_op_def demo_pad_def = {
   .state = &demo_pad_state,
 };
 
-opr_status demo_pad(opr_context *ctx,
-                    const opr_tensor *input,
-                    const opr_tensor *paddings,
-                    const demo_pad_attrs *attrs,
-                    opr_tensor **output) {
+/* The body of both wrappers of Pad. */
+static inline opr_status demo_pad_call(opr_context *ctx,
+                                       const opr_tensor *input,
+                                       const opr_tensor *paddings,
+                                       const demo_pad_attrs *attrs,
+                                       opr_tensor **output,
+                                       bool into) {
   static const demo_pad_attrs op_defaults = DEMO_PAD_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   if ((unsigned)attrs->mode >= 3u)
@@ -530,7 +530,15 @@ opr_status demo_pad(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_pad(opr_context *ctx,
+                    const opr_tensor *input,
+                    const opr_tensor *paddings,
+                    const demo_pad_attrs *attrs,
+                    opr_tensor **output) {
+  return demo_pad_call(ctx, input, paddings, attrs, output, false);
 }
 
 opr_status demo_pad_into(opr_context *ctx,
@@ -538,26 +546,7 @@ opr_status demo_pad_into(opr_context *ctx,
                          const opr_tensor *paddings,
                          const demo_pad_attrs *attrs,
                          opr_tensor *output) {
-  static const demo_pad_attrs op_defaults = DEMO_PAD_ATTRS_DEFAULT;
-  if (!attrs) attrs = &op_defaults;
-  if ((unsigned)attrs->mode >= 3u)
-    return opr_error(OPR_INVALID_ARGUMENT,
-                     "Pad: attr 'mode' is %d, not a value of "
-                     "demo_pad_mode", (int)attrs->mode);
-  const opr_input op_inputs[2] = {{&input, 1}, {&paddings, 1}};
-  opr_attr_value op_attrs[3] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-    {.kind = OPR_ATTR_UNSET}, /* Tpaddings */
-    {.kind = OPR_ATTR_STRING, .u.s = demo_pad_mode_allowed[attrs->mode]}, /* mode */
-  };
-  opr_output op_outputs[1] = {{&output, 1}};
-  opr_call op_call = {
-    .op = &demo_pad_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return demo_pad_call(ctx, input, paddings, attrs, &output, true);
 }
 
 /* ---- StringToNumber ---- */
@@ -612,10 +601,13 @@ const opr_op_def demo_string_to_number_def = {
   .state = &demo_string_to_number_state,
 };
 
-opr_status demo_string_to_number(opr_context *ctx,
-                                 const opr_tensor *string_tensor,
-                                 const demo_string_to_number_attrs *attrs,
-                                 opr_tensor **output) {
+/* The body of both wrappers of StringToNumber. */
+static inline opr_status demo_string_to_number_call(
+    opr_context *ctx,
+    const opr_tensor *string_tensor,
+    const demo_string_to_number_attrs *attrs,
+    opr_tensor **output,
+    bool into) {
   static const demo_string_to_number_attrs op_defaults = DEMO_STRING_TO_NUMBER_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   const opr_input op_inputs[1] = {{&string_tensor, 1}};
@@ -629,27 +621,21 @@ opr_status demo_string_to_number(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_string_to_number(opr_context *ctx,
+                                 const opr_tensor *string_tensor,
+                                 const demo_string_to_number_attrs *attrs,
+                                 opr_tensor **output) {
+  return demo_string_to_number_call(ctx, string_tensor, attrs, output, false);
 }
 
 opr_status demo_string_to_number_into(opr_context *ctx,
                                       const opr_tensor *string_tensor,
                                       const demo_string_to_number_attrs *attrs,
                                       opr_tensor *output) {
-  static const demo_string_to_number_attrs op_defaults = DEMO_STRING_TO_NUMBER_ATTRS_DEFAULT;
-  if (!attrs) attrs = &op_defaults;
-  const opr_input op_inputs[1] = {{&string_tensor, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_TYPE, .u.type = attrs->out_type}, /* out_type */
-  };
-  opr_output op_outputs[1] = {{&output, 1}};
-  opr_call op_call = {
-    .op = &demo_string_to_number_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return demo_string_to_number_call(ctx, string_tensor, attrs, &output, true);
 }
 
 /* ---- ZeroOut ---- */
@@ -710,10 +696,13 @@ const opr_op_def demo_zero_out_def = {
   .state = &demo_zero_out_state,
 };
 
-opr_status demo_zero_out(opr_context *ctx,
-                         const opr_tensor *to_zero,
-                         const demo_zero_out_attrs *attrs,
-                         opr_tensor **zeroed) {
+/* The body of both wrappers of ZeroOut. */
+static inline opr_status demo_zero_out_call(
+    opr_context *ctx,
+    const opr_tensor *to_zero,
+    const demo_zero_out_attrs *attrs,
+    opr_tensor **zeroed,
+    bool into) {
   static const demo_zero_out_attrs op_defaults = DEMO_ZERO_OUT_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   const opr_input op_inputs[1] = {{&to_zero, 1}};
@@ -729,41 +718,28 @@ opr_status demo_zero_out(opr_context *ctx,
     .outputs = op_outputs,
   };
   /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
+  if (to_zero && zeroed && (!into || *zeroed) &&
       opr_dtype_set_has(demo_zero_out_attr_defs[0].allowed_types, to_zero->dtype) &&
       attrs->preserve_index >= 0) {
     op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
-    return opr_invoke_fast(ctx, &op_call);
+    return into ? opr_invoke_fast_into(ctx, &op_call)
+                : opr_invoke_fast(ctx, &op_call);
   }
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status demo_zero_out(opr_context *ctx,
+                         const opr_tensor *to_zero,
+                         const demo_zero_out_attrs *attrs,
+                         opr_tensor **zeroed) {
+  return demo_zero_out_call(ctx, to_zero, attrs, zeroed, false);
 }
 
 opr_status demo_zero_out_into(opr_context *ctx,
                               const opr_tensor *to_zero,
                               const demo_zero_out_attrs *attrs,
                               opr_tensor *zeroed) {
-  static const demo_zero_out_attrs op_defaults = DEMO_ZERO_OUT_ATTRS_DEFAULT;
-  if (!attrs) attrs = &op_defaults;
-  const opr_input op_inputs[1] = {{&to_zero, 1}};
-  opr_attr_value op_attrs[2] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-    {.kind = OPR_ATTR_INT, .u.i = attrs->preserve_index}, /* preserve_index */
-  };
-  opr_output op_outputs[1] = {{&zeroed, 1}};
-  opr_call op_call = {
-    .op = &demo_zero_out_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  /* The checks decided when generating: the fast path. */
-  if (to_zero && zeroed &&
-      opr_dtype_set_has(demo_zero_out_attr_defs[0].allowed_types, to_zero->dtype) &&
-      attrs->preserve_index >= 0) {
-    op_attrs[0] = (opr_attr_value){.kind = OPR_ATTR_TYPE, .u.type = to_zero->dtype};
-    return opr_invoke_fast_into(ctx, &op_call);
-  }
-  return opr_invoke_into(ctx, &op_call);
+  return demo_zero_out_call(ctx, to_zero, attrs, &zeroed, true);
 }
 
 /* ---- ZeroOutFloatInt32 ---- */

@@ -29,9 +29,11 @@ const opr_op_def guide_attrs_attr_constraint_and_default_example_def = {
   .state = &guide_attrs_attr_constraint_and_default_example_state,
 };
 
-opr_status guide_attrs_attr_constraint_and_default_example(
+/* The body of both wrappers of AttrConstraintAndDefaultExample. */
+static inline opr_status guide_attrs_attr_constraint_and_default_example_call(
     opr_context *ctx,
-    const guide_attrs_attr_constraint_and_default_example_attrs *attrs) {
+    const guide_attrs_attr_constraint_and_default_example_attrs *attrs,
+    bool into) {
   static const guide_attrs_attr_constraint_and_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   opr_attr_value op_attrs[1] = {
@@ -43,24 +45,19 @@ opr_status guide_attrs_attr_constraint_and_default_example(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_attr_constraint_and_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_constraint_and_default_example_attrs *attrs) {
+  return guide_attrs_attr_constraint_and_default_example_call(ctx, attrs, false);
 }
 
 opr_status guide_attrs_attr_constraint_and_default_example_into(
     opr_context *ctx,
     const guide_attrs_attr_constraint_and_default_example_attrs *attrs) {
-  static const guide_attrs_attr_constraint_and_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_CONSTRAINT_AND_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
-  if (!attrs) attrs = &op_defaults;
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_INT, .u.i = attrs->i}, /* i */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_attr_constraint_and_default_example_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_attr_constraint_and_default_example_call(ctx, attrs, true);
 }
 
 /* ---- AttrDefaultExample ---- */
@@ -87,9 +84,11 @@ const opr_op_def guide_attrs_attr_default_example_def = {
   .state = &guide_attrs_attr_default_example_state,
 };
 
-opr_status guide_attrs_attr_default_example(
+/* The body of both wrappers of AttrDefaultExample. */
+static inline opr_status guide_attrs_attr_default_example_call(
     opr_context *ctx,
-    const guide_attrs_attr_default_example_attrs *attrs) {
+    const guide_attrs_attr_default_example_attrs *attrs,
+    bool into) {
   static const guide_attrs_attr_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   opr_attr_value op_attrs[1] = {
@@ -101,24 +100,19 @@ opr_status guide_attrs_attr_default_example(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_attr_default_example(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_attrs *attrs) {
+  return guide_attrs_attr_default_example_call(ctx, attrs, false);
 }
 
 opr_status guide_attrs_attr_default_example_into(
     opr_context *ctx,
     const guide_attrs_attr_default_example_attrs *attrs) {
-  static const guide_attrs_attr_default_example_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_ATTRS_DEFAULT;
-  if (!attrs) attrs = &op_defaults;
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_INT, .u.i = attrs->i}, /* i */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_attr_default_example_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_attr_default_example_call(ctx, attrs, true);
 }
 
 /* ---- AttrDefaultExampleForAllTypes ---- */
@@ -197,9 +191,11 @@ const opr_op_def guide_attrs_attr_default_example_for_all_types_def = {
   .state = &guide_attrs_attr_default_example_for_all_types_state,
 };
 
-opr_status guide_attrs_attr_default_example_for_all_types(
+/* The body of both wrappers of AttrDefaultExampleForAllTypes. */
+static inline opr_status guide_attrs_attr_default_example_for_all_types_call(
     opr_context *ctx,
-    const guide_attrs_attr_default_example_for_all_types_attrs *attrs) {
+    const guide_attrs_attr_default_example_for_all_types_attrs *attrs,
+    bool into) {
   static const guide_attrs_attr_default_example_for_all_types_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT;
   if (!attrs) attrs = &op_defaults;
   opr_attr_value op_attrs[9] = {
@@ -219,32 +215,19 @@ opr_status guide_attrs_attr_default_example_for_all_types(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_attr_default_example_for_all_types(
+    opr_context *ctx,
+    const guide_attrs_attr_default_example_for_all_types_attrs *attrs) {
+  return guide_attrs_attr_default_example_for_all_types_call(ctx, attrs, false);
 }
 
 opr_status guide_attrs_attr_default_example_for_all_types_into(
     opr_context *ctx,
     const guide_attrs_attr_default_example_for_all_types_attrs *attrs) {
-  static const guide_attrs_attr_default_example_for_all_types_attrs op_defaults = GUIDE_ATTRS_ATTR_DEFAULT_EXAMPLE_FOR_ALL_TYPES_ATTRS_DEFAULT;
-  if (!attrs) attrs = &op_defaults;
-  opr_attr_value op_attrs[9] = {
-    opr_attr_cstring(OPR_ATTR_STRING, attrs->s), /* s */
-    {.kind = OPR_ATTR_INT, .u.i = attrs->i}, /* i */
-    {.kind = OPR_ATTR_FLOAT, .u.f = attrs->f}, /* f */
-    {.kind = OPR_ATTR_BOOL, .u.b = attrs->b}, /* b */
-    {.kind = OPR_ATTR_TYPE, .u.type = attrs->ty}, /* ty */
-    {.kind = OPR_ATTR_SHAPE, .u.shape = attrs->sh}, /* sh */
-    opr_attr_tensor(attrs->te), /* te */
-    opr_attr_list(OPR_ATTR_INT, attrs->l_empty, attrs->l_empty_count), /* l_empty */
-    opr_attr_list(OPR_ATTR_INT, attrs->l_int, attrs->l_int_count), /* l_int */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_attr_default_example_for_all_types_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_attr_default_example_for_all_types_call(ctx, attrs, true);
 }
 
 /* ---- EnumExample ---- */
@@ -271,8 +254,11 @@ const opr_op_def guide_attrs_enum_example_def = {
   .state = &guide_attrs_enum_example_state,
 };
 
-opr_status guide_attrs_enum_example(opr_context *ctx,
-                                    guide_attrs_enum_example_e e) {
+/* The body of both wrappers of EnumExample. */
+static inline opr_status guide_attrs_enum_example_call(
+    opr_context *ctx,
+    guide_attrs_enum_example_e e,
+    bool into) {
   if ((unsigned)e >= 2u)
     return opr_error(OPR_INVALID_ARGUMENT,
                      "EnumExample: attr 'e' is %d, not a value of "
@@ -286,26 +272,18 @@ opr_status guide_attrs_enum_example(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_enum_example(opr_context *ctx,
+                                    guide_attrs_enum_example_e e) {
+  return guide_attrs_enum_example_call(ctx, e, false);
 }
 
 opr_status guide_attrs_enum_example_into(
     opr_context *ctx,
     guide_attrs_enum_example_e e) {
-  if ((unsigned)e >= 2u)
-    return opr_error(OPR_INVALID_ARGUMENT,
-                     "EnumExample: attr 'e' is %d, not a value of "
-                     "guide_attrs_enum_example_e", (int)e);
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_STRING, .u.s = guide_attrs_enum_example_e_allowed[e]}, /* e */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_enum_example_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_enum_example_call(ctx, e, true);
 }
 
 /* ---- MinIntExample ---- */
@@ -331,7 +309,11 @@ const opr_op_def guide_attrs_min_int_example_def = {
   .state = &guide_attrs_min_int_example_state,
 };
 
-opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a) {
+/* The body of both wrappers of MinIntExample. */
+static inline opr_status guide_attrs_min_int_example_call(
+    opr_context *ctx,
+    int64_t a,
+    bool into) {
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_INT, .u.i = a}, /* a */
   };
@@ -341,20 +323,15 @@ opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a) {
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_min_int_example(opr_context *ctx, int64_t a) {
+  return guide_attrs_min_int_example_call(ctx, a, false);
 }
 
 opr_status guide_attrs_min_int_example_into(opr_context *ctx, int64_t a) {
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_INT, .u.i = a}, /* a */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_min_int_example_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_min_int_example_call(ctx, a, true);
 }
 
 /* ---- NumberOrBooleanType ---- */
@@ -388,7 +365,11 @@ const opr_op_def guide_attrs_number_or_boolean_type_def = {
   .state = &guide_attrs_number_or_boolean_type_state,
 };
 
-opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t) {
+/* The body of both wrappers of NumberOrBooleanType. */
+static inline opr_status guide_attrs_number_or_boolean_type_call(
+    opr_context *ctx,
+    opr_dtype t,
+    bool into) {
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
   };
@@ -398,22 +379,17 @@ opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t) {
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_number_or_boolean_type(opr_context *ctx, opr_dtype t) {
+  return guide_attrs_number_or_boolean_type_call(ctx, t, false);
 }
 
 opr_status guide_attrs_number_or_boolean_type_into(
     opr_context *ctx,
     opr_dtype t) {
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_number_or_boolean_type_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_number_or_boolean_type_call(ctx, t, true);
 }
 
 /* ---- NumberType ---- */
@@ -447,7 +423,11 @@ const opr_op_def guide_attrs_number_type_def = {
   .state = &guide_attrs_number_type_state,
 };
 
-opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t) {
+/* The body of both wrappers of NumberType. */
+static inline opr_status guide_attrs_number_type_call(
+    opr_context *ctx,
+    opr_dtype t,
+    bool into) {
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
   };
@@ -457,20 +437,15 @@ opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t) {
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_number_type(opr_context *ctx, opr_dtype t) {
+  return guide_attrs_number_type_call(ctx, t, false);
 }
 
 opr_status guide_attrs_number_type_into(opr_context *ctx, opr_dtype t) {
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_number_type_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_number_type_call(ctx, t, true);
 }
 
 /* ---- RestrictedTypeExample ---- */
@@ -497,9 +472,11 @@ const opr_op_def guide_attrs_restricted_type_example_def = {
   .state = &guide_attrs_restricted_type_example_state,
 };
 
-opr_status guide_attrs_restricted_type_example(
+/* The body of both wrappers of RestrictedTypeExample. */
+static inline opr_status guide_attrs_restricted_type_example_call(
     opr_context *ctx,
-    opr_dtype t) {
+    opr_dtype t,
+    bool into) {
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
   };
@@ -509,22 +486,19 @@ opr_status guide_attrs_restricted_type_example(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_restricted_type_example(
+    opr_context *ctx,
+    opr_dtype t) {
+  return guide_attrs_restricted_type_example_call(ctx, t, false);
 }
 
 opr_status guide_attrs_restricted_type_example_into(
     opr_context *ctx,
     opr_dtype t) {
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_TYPE, .u.type = t}, /* t */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_restricted_type_example_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_restricted_type_example_call(ctx, t, true);
 }
 
 /* ---- TypeListExample ---- */
@@ -551,10 +525,12 @@ const opr_op_def guide_attrs_type_list_example_def = {
   .state = &guide_attrs_type_list_example_state,
 };
 
-opr_status guide_attrs_type_list_example(
+/* The body of both wrappers of TypeListExample. */
+static inline opr_status guide_attrs_type_list_example_call(
     opr_context *ctx,
     const opr_dtype *a,
-    size_t a_count) {
+    size_t a_count,
+    bool into) {
   opr_attr_value op_attrs[1] = {
     opr_attr_list(OPR_ATTR_TYPE, a, a_count), /* a */
   };
@@ -564,23 +540,21 @@ opr_status guide_attrs_type_list_example(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_attrs_type_list_example(
+    opr_context *ctx,
+    const opr_dtype *a,
+    size_t a_count) {
+  return guide_attrs_type_list_example_call(ctx, a, a_count, false);
 }
 
 opr_status guide_attrs_type_list_example_into(
     opr_context *ctx,
     const opr_dtype *a,
     size_t a_count) {
-  opr_attr_value op_attrs[1] = {
-    opr_attr_list(OPR_ATTR_TYPE, a, a_count), /* a */
-  };
-  opr_call op_call = {
-    .op = &guide_attrs_type_list_example_def,
-    .inputs = NULL,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_attrs_type_list_example_call(ctx, a, a_count, true);
 }
 
 opr_status guide_attrs_register_ops(void) {

@@ -42,12 +42,14 @@ const opr_op_def guide_io_arbitrary_tensor_sequence_example_def = {
   .state = &guide_io_arbitrary_tensor_sequence_example_state,
 };
 
-opr_status guide_io_arbitrary_tensor_sequence_example(
+/* The body of both wrappers of ArbitraryTensorSequenceExample. */
+static inline opr_status guide_io_arbitrary_tensor_sequence_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out,
-    size_t out_count) {
+    size_t out_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -59,7 +61,17 @@ opr_status guide_io_arbitrary_tensor_sequence_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_arbitrary_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  return guide_io_arbitrary_tensor_sequence_example_call(ctx, in, in_count, out,
+      out_count, false);
 }
 
 opr_status guide_io_arbitrary_tensor_sequence_example_into(
@@ -68,18 +80,8 @@ opr_status guide_io_arbitrary_tensor_sequence_example_into(
     size_t in_count,
     opr_tensor **out,
     size_t out_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{out, out_count}};
-  opr_call op_call = {
-    .op = &guide_io_arbitrary_tensor_sequence_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_arbitrary_tensor_sequence_example_call(ctx, in, in_count, out,
+      out_count, true);
 }
 
 /* ---- BuiltInTypesExample ---- */
@@ -112,10 +114,12 @@ const opr_op_def guide_io_built_in_types_example_def = {
   .state = &guide_io_built_in_types_example_state,
 };
 
-opr_status guide_io_built_in_types_example(
+/* The body of both wrappers of BuiltInTypesExample. */
+static inline opr_status guide_io_built_in_types_example_call(
     opr_context *ctx,
     const opr_tensor *integers,
-    const opr_tensor *complex_numbers) {
+    const opr_tensor *complex_numbers,
+    bool into) {
   const opr_input op_inputs[2] = {{&integers, 1}, {&complex_numbers, 1}};
   opr_call op_call = {
     .op = &guide_io_built_in_types_example_def,
@@ -123,21 +127,23 @@ opr_status guide_io_built_in_types_example(
     .attrs = NULL,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_built_in_types_example(
+    opr_context *ctx,
+    const opr_tensor *integers,
+    const opr_tensor *complex_numbers) {
+  return guide_io_built_in_types_example_call(ctx, integers, complex_numbers,
+      false);
 }
 
 opr_status guide_io_built_in_types_example_into(
     opr_context *ctx,
     const opr_tensor *integers,
     const opr_tensor *complex_numbers) {
-  const opr_input op_inputs[2] = {{&integers, 1}, {&complex_numbers, 1}};
-  opr_call op_call = {
-    .op = &guide_io_built_in_types_example_def,
-    .inputs = op_inputs,
-    .attrs = NULL,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_built_in_types_example_call(ctx, integers, complex_numbers,
+      true);
 }
 
 /* ---- Int32SequenceExample ---- */
@@ -174,10 +180,12 @@ const opr_op_def guide_io_int32_sequence_example_def = {
   .state = &guide_io_int32_sequence_example_state,
 };
 
-opr_status guide_io_int32_sequence_example(
+/* The body of both wrappers of Int32SequenceExample. */
+static inline opr_status guide_io_int32_sequence_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
-    size_t in_count) {
+    size_t in_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* NumTensors */
@@ -188,24 +196,21 @@ opr_status guide_io_int32_sequence_example(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_int32_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count) {
+  return guide_io_int32_sequence_example_call(ctx, in, in_count, false);
 }
 
 opr_status guide_io_int32_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* NumTensors */
-  };
-  opr_call op_call = {
-    .op = &guide_io_int32_sequence_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_int32_sequence_example_call(ctx, in, in_count, true);
 }
 
 /* ---- IntListInputExample ---- */
@@ -247,11 +252,13 @@ const opr_op_def guide_io_int_list_input_example_def = {
   .state = &guide_io_int_list_input_example_state,
 };
 
-opr_status guide_io_int_list_input_example(
+/* The body of both wrappers of IntListInputExample. */
+static inline opr_status guide_io_int_list_input_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
-    opr_tensor **out) {
+    opr_tensor **out,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -263,7 +270,15 @@ opr_status guide_io_int_list_input_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_int_list_input_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out) {
+  return guide_io_int_list_input_example_call(ctx, in, in_count, out, false);
 }
 
 opr_status guide_io_int_list_input_example_into(
@@ -271,18 +286,7 @@ opr_status guide_io_int_list_input_example_into(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor *out) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* N */
-  };
-  opr_output op_outputs[1] = {{&out, 1}};
-  opr_call op_call = {
-    .op = &guide_io_int_list_input_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_int_list_input_example_call(ctx, in, in_count, &out, true);
 }
 
 /* ---- ListTypeRestrictionExample ---- */
@@ -324,12 +328,14 @@ const opr_op_def guide_io_list_type_restriction_example_def = {
   .state = &guide_io_list_type_restriction_example_state,
 };
 
-opr_status guide_io_list_type_restriction_example(
+/* The body of both wrappers of ListTypeRestrictionExample. */
+static inline opr_status guide_io_list_type_restriction_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out,
-    size_t out_count) {
+    size_t out_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -341,7 +347,17 @@ opr_status guide_io_list_type_restriction_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_list_type_restriction_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  return guide_io_list_type_restriction_example_call(ctx, in, in_count, out,
+      out_count, false);
 }
 
 opr_status guide_io_list_type_restriction_example_into(
@@ -350,18 +366,8 @@ opr_status guide_io_list_type_restriction_example_into(
     size_t in_count,
     opr_tensor **out,
     size_t out_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{out, out_count}};
-  opr_call op_call = {
-    .op = &guide_io_list_type_restriction_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_list_type_restriction_example_call(ctx, in, in_count, out,
+      out_count, true);
 }
 
 /* ---- MinLengthIntListExample ---- */
@@ -403,11 +409,13 @@ const opr_op_def guide_io_min_length_int_list_example_def = {
   .state = &guide_io_min_length_int_list_example_state,
 };
 
-opr_status guide_io_min_length_int_list_example(
+/* The body of both wrappers of MinLengthIntListExample. */
+static inline opr_status guide_io_min_length_int_list_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
-    opr_tensor **out) {
+    opr_tensor **out,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -419,7 +427,16 @@ opr_status guide_io_min_length_int_list_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_min_length_int_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out) {
+  return guide_io_min_length_int_list_example_call(ctx, in, in_count, out,
+      false);
 }
 
 opr_status guide_io_min_length_int_list_example_into(
@@ -427,18 +444,8 @@ opr_status guide_io_min_length_int_list_example_into(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor *out) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* N */
-  };
-  opr_output op_outputs[1] = {{&out, 1}};
-  opr_call op_call = {
-    .op = &guide_io_min_length_int_list_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_min_length_int_list_example_call(ctx, in, in_count, &out,
+      true);
 }
 
 /* ---- MinimumLengthPolymorphicListExample ---- */
@@ -479,12 +486,14 @@ const opr_op_def guide_io_minimum_length_polymorphic_list_example_def = {
   .state = &guide_io_minimum_length_polymorphic_list_example_state,
 };
 
-opr_status guide_io_minimum_length_polymorphic_list_example(
+/* The body of both wrappers of MinimumLengthPolymorphicListExample. */
+static inline opr_status guide_io_minimum_length_polymorphic_list_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out,
-    size_t out_count) {
+    size_t out_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -496,7 +505,17 @@ opr_status guide_io_minimum_length_polymorphic_list_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_minimum_length_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  return guide_io_minimum_length_polymorphic_list_example_call(ctx, in, in_count,
+      out, out_count, false);
 }
 
 opr_status guide_io_minimum_length_polymorphic_list_example_into(
@@ -505,18 +524,8 @@ opr_status guide_io_minimum_length_polymorphic_list_example_into(
     size_t in_count,
     opr_tensor **out,
     size_t out_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{out, out_count}};
-  opr_call op_call = {
-    .op = &guide_io_minimum_length_polymorphic_list_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_minimum_length_polymorphic_list_example_call(ctx, in, in_count,
+      out, out_count, true);
 }
 
 /* ---- MultipleInsAndOuts ---- */
@@ -556,12 +565,14 @@ const opr_op_def guide_io_multiple_ins_and_outs_def = {
   .state = &guide_io_multiple_ins_and_outs_state,
 };
 
-opr_status guide_io_multiple_ins_and_outs(
+/* The body of both wrappers of MultipleInsAndOuts. */
+static inline opr_status guide_io_multiple_ins_and_outs_call(
     opr_context *ctx,
     const opr_tensor *y,
     const opr_tensor *z,
     opr_tensor **a,
-    opr_tensor **b) {
+    opr_tensor **b,
+    bool into) {
   const opr_input op_inputs[2] = {{&y, 1}, {&z, 1}};
   opr_output op_outputs[2] = {{a, 1}, {b, 1}};
   opr_call op_call = {
@@ -570,7 +581,16 @@ opr_status guide_io_multiple_ins_and_outs(
     .attrs = NULL,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_multiple_ins_and_outs(
+    opr_context *ctx,
+    const opr_tensor *y,
+    const opr_tensor *z,
+    opr_tensor **a,
+    opr_tensor **b) {
+  return guide_io_multiple_ins_and_outs_call(ctx, y, z, a, b, false);
 }
 
 opr_status guide_io_multiple_ins_and_outs_into(
@@ -579,15 +599,7 @@ opr_status guide_io_multiple_ins_and_outs_into(
     const opr_tensor *z,
     opr_tensor *a,
     opr_tensor *b) {
-  const opr_input op_inputs[2] = {{&y, 1}, {&z, 1}};
-  opr_output op_outputs[2] = {{&a, 1}, {&b, 1}};
-  opr_call op_call = {
-    .op = &guide_io_multiple_ins_and_outs_def,
-    .inputs = op_inputs,
-    .attrs = NULL,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_multiple_ins_and_outs_call(ctx, y, z, &a, &b, true);
 }
 
 /* ---- PolymorphicListExample ---- */
@@ -628,12 +640,14 @@ const opr_op_def guide_io_polymorphic_list_example_def = {
   .state = &guide_io_polymorphic_list_example_state,
 };
 
-opr_status guide_io_polymorphic_list_example(
+/* The body of both wrappers of PolymorphicListExample. */
+static inline opr_status guide_io_polymorphic_list_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out,
-    size_t out_count) {
+    size_t out_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -645,7 +659,17 @@ opr_status guide_io_polymorphic_list_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_polymorphic_list_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  return guide_io_polymorphic_list_example_call(ctx, in, in_count, out,
+      out_count, false);
 }
 
 opr_status guide_io_polymorphic_list_example_into(
@@ -654,18 +678,8 @@ opr_status guide_io_polymorphic_list_example_into(
     size_t in_count,
     opr_tensor **out,
     size_t out_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{out, out_count}};
-  opr_call op_call = {
-    .op = &guide_io_polymorphic_list_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_polymorphic_list_example_call(ctx, in, in_count, out,
+      out_count, true);
 }
 
 /* ---- PolymorphicSingleInput ---- */
@@ -700,9 +714,11 @@ const opr_op_def guide_io_polymorphic_single_input_def = {
   .state = &guide_io_polymorphic_single_input_state,
 };
 
-opr_status guide_io_polymorphic_single_input(
+/* The body of both wrappers of PolymorphicSingleInput. */
+static inline opr_status guide_io_polymorphic_single_input_call(
     opr_context *ctx,
-    const opr_tensor *in) {
+    const opr_tensor *in,
+    bool into) {
   const opr_input op_inputs[1] = {{&in, 1}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -713,23 +729,19 @@ opr_status guide_io_polymorphic_single_input(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in) {
+  return guide_io_polymorphic_single_input_call(ctx, in, false);
 }
 
 opr_status guide_io_polymorphic_single_input_into(
     opr_context *ctx,
     const opr_tensor *in) {
-  const opr_input op_inputs[1] = {{&in, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_call op_call = {
-    .op = &guide_io_polymorphic_single_input_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_polymorphic_single_input_call(ctx, in, true);
 }
 
 /* ---- RestrictedPolymorphicSingleInput ---- */
@@ -765,9 +777,11 @@ const opr_op_def guide_io_restricted_polymorphic_single_input_def = {
   .state = &guide_io_restricted_polymorphic_single_input_state,
 };
 
-opr_status guide_io_restricted_polymorphic_single_input(
+/* The body of both wrappers of RestrictedPolymorphicSingleInput. */
+static inline opr_status guide_io_restricted_polymorphic_single_input_call(
     opr_context *ctx,
-    const opr_tensor *in) {
+    const opr_tensor *in,
+    bool into) {
   const opr_input op_inputs[1] = {{&in, 1}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -778,23 +792,19 @@ opr_status guide_io_restricted_polymorphic_single_input(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_restricted_polymorphic_single_input(
+    opr_context *ctx,
+    const opr_tensor *in) {
+  return guide_io_restricted_polymorphic_single_input_call(ctx, in, false);
 }
 
 opr_status guide_io_restricted_polymorphic_single_input_into(
     opr_context *ctx,
     const opr_tensor *in) {
-  const opr_input op_inputs[1] = {{&in, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_call op_call = {
-    .op = &guide_io_restricted_polymorphic_single_input_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_restricted_polymorphic_single_input_call(ctx, in, true);
 }
 
 /* ---- RestrictedTensorSequenceExample ---- */
@@ -836,12 +846,14 @@ const opr_op_def guide_io_restricted_tensor_sequence_example_def = {
   .state = &guide_io_restricted_tensor_sequence_example_state,
 };
 
-opr_status guide_io_restricted_tensor_sequence_example(
+/* The body of both wrappers of RestrictedTensorSequenceExample. */
+static inline opr_status guide_io_restricted_tensor_sequence_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor **out,
-    size_t out_count) {
+    size_t out_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -853,7 +865,17 @@ opr_status guide_io_restricted_tensor_sequence_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_restricted_tensor_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out,
+    size_t out_count) {
+  return guide_io_restricted_tensor_sequence_example_call(ctx, in, in_count, out,
+      out_count, false);
 }
 
 opr_status guide_io_restricted_tensor_sequence_example_into(
@@ -862,18 +884,8 @@ opr_status guide_io_restricted_tensor_sequence_example_into(
     size_t in_count,
     opr_tensor **out,
     size_t out_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{out, out_count}};
-  opr_call op_call = {
-    .op = &guide_io_restricted_tensor_sequence_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_restricted_tensor_sequence_example_call(ctx, in, in_count, out,
+      out_count, true);
 }
 
 /* ---- SameListInputExample ---- */
@@ -919,11 +931,13 @@ const opr_op_def guide_io_same_list_input_example_def = {
   .state = &guide_io_same_list_input_example_state,
 };
 
-opr_status guide_io_same_list_input_example(
+/* The body of both wrappers of SameListInputExample. */
+static inline opr_status guide_io_same_list_input_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count,
-    opr_tensor **out) {
+    opr_tensor **out,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[2] = {
     {.kind = OPR_ATTR_UNSET}, /* N */
@@ -936,7 +950,15 @@ opr_status guide_io_same_list_input_example(
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_same_list_input_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count,
+    opr_tensor **out) {
+  return guide_io_same_list_input_example_call(ctx, in, in_count, out, false);
 }
 
 opr_status guide_io_same_list_input_example_into(
@@ -944,19 +966,7 @@ opr_status guide_io_same_list_input_example_into(
     const opr_tensor *const *in,
     size_t in_count,
     opr_tensor *out) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[2] = {
-    {.kind = OPR_ATTR_UNSET}, /* N */
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&out, 1}};
-  opr_call op_call = {
-    .op = &guide_io_same_list_input_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_same_list_input_example_call(ctx, in, in_count, &out, true);
 }
 
 /* ---- SameTypeSequenceExample ---- */
@@ -997,10 +1007,12 @@ const opr_op_def guide_io_same_type_sequence_example_def = {
   .state = &guide_io_same_type_sequence_example_state,
 };
 
-opr_status guide_io_same_type_sequence_example(
+/* The body of both wrappers of SameTypeSequenceExample. */
+static inline opr_status guide_io_same_type_sequence_example_call(
     opr_context *ctx,
     const opr_tensor *const *in,
-    size_t in_count) {
+    size_t in_count,
+    bool into) {
   const opr_input op_inputs[1] = {{in, in_count}};
   opr_attr_value op_attrs[2] = {
     {.kind = OPR_ATTR_UNSET}, /* NumTensors */
@@ -1012,25 +1024,21 @@ opr_status guide_io_same_type_sequence_example(
     .attrs = op_attrs,
     .outputs = NULL,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_io_same_type_sequence_example(
+    opr_context *ctx,
+    const opr_tensor *const *in,
+    size_t in_count) {
+  return guide_io_same_type_sequence_example_call(ctx, in, in_count, false);
 }
 
 opr_status guide_io_same_type_sequence_example_into(
     opr_context *ctx,
     const opr_tensor *const *in,
     size_t in_count) {
-  const opr_input op_inputs[1] = {{in, in_count}};
-  opr_attr_value op_attrs[2] = {
-    {.kind = OPR_ATTR_UNSET}, /* NumTensors */
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_call op_call = {
-    .op = &guide_io_same_type_sequence_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = NULL,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_io_same_type_sequence_example_call(ctx, in, in_count, true);
 }
 
 opr_status guide_io_register_ops(void) {

@@ -86,10 +86,13 @@ const opr_op_def guide_shapes_mat_mul_like_def = {
   .state = &guide_shapes_mat_mul_like_state,
 };
 
-opr_status guide_shapes_mat_mul_like(opr_context *ctx,
-                                     const opr_tensor *a,
-                                     const opr_tensor *b,
-                                     opr_tensor **product) {
+/* The body of both wrappers of MatMulLike. */
+static inline opr_status guide_shapes_mat_mul_like_call(
+    opr_context *ctx,
+    const opr_tensor *a,
+    const opr_tensor *b,
+    opr_tensor **product,
+    bool into) {
   const opr_input op_inputs[2] = {{&a, 1}, {&b, 1}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -101,7 +104,14 @@ opr_status guide_shapes_mat_mul_like(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_shapes_mat_mul_like(opr_context *ctx,
+                                     const opr_tensor *a,
+                                     const opr_tensor *b,
+                                     opr_tensor **product) {
+  return guide_shapes_mat_mul_like_call(ctx, a, b, product, false);
 }
 
 opr_status guide_shapes_mat_mul_like_into(
@@ -109,18 +119,7 @@ opr_status guide_shapes_mat_mul_like_into(
     const opr_tensor *a,
     const opr_tensor *b,
     opr_tensor *product) {
-  const opr_input op_inputs[2] = {{&a, 1}, {&b, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&product, 1}};
-  opr_call op_call = {
-    .op = &guide_shapes_mat_mul_like_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_shapes_mat_mul_like_call(ctx, a, b, &product, true);
 }
 
 /* ---- MatrixExample ---- */
@@ -190,9 +189,12 @@ const opr_op_def guide_shapes_matrix_example_def = {
   .state = &guide_shapes_matrix_example_state,
 };
 
-opr_status guide_shapes_matrix_example(opr_context *ctx,
-                                       const opr_tensor *input,
-                                       opr_tensor **output) {
+/* The body of both wrappers of MatrixExample. */
+static inline opr_status guide_shapes_matrix_example_call(
+    opr_context *ctx,
+    const opr_tensor *input,
+    opr_tensor **output,
+    bool into) {
   const opr_input op_inputs[1] = {{&input, 1}};
   opr_attr_value op_attrs[1] = {
     {.kind = OPR_ATTR_UNSET}, /* T */
@@ -204,25 +206,20 @@ opr_status guide_shapes_matrix_example(opr_context *ctx,
     .attrs = op_attrs,
     .outputs = op_outputs,
   };
-  return opr_invoke(ctx, &op_call);
+  return into ? opr_invoke_into(ctx, &op_call) : opr_invoke(ctx, &op_call);
+}
+
+opr_status guide_shapes_matrix_example(opr_context *ctx,
+                                       const opr_tensor *input,
+                                       opr_tensor **output) {
+  return guide_shapes_matrix_example_call(ctx, input, output, false);
 }
 
 opr_status guide_shapes_matrix_example_into(
     opr_context *ctx,
     const opr_tensor *input,
     opr_tensor *output) {
-  const opr_input op_inputs[1] = {{&input, 1}};
-  opr_attr_value op_attrs[1] = {
-    {.kind = OPR_ATTR_UNSET}, /* T */
-  };
-  opr_output op_outputs[1] = {{&output, 1}};
-  opr_call op_call = {
-    .op = &guide_shapes_matrix_example_def,
-    .inputs = op_inputs,
-    .attrs = op_attrs,
-    .outputs = op_outputs,
-  };
-  return opr_invoke_into(ctx, &op_call);
+  return guide_shapes_matrix_example_call(ctx, input, &output, true);
 }
 
 opr_status guide_shapes_register_ops(void) {

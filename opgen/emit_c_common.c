@@ -396,19 +396,26 @@ static og_c_params compute_params(const og_c_file *f, const og_op *op) {
 
 void og_c_signature(og_writer *w, const char *ret, const char *name,
                     const og_c_params *p, const char *end) {
+  enum { KEPT = 32 }; /* lengths kept for the second pass (most ops) */
+  size_t lens[KEPT];
   size_t head = strlen(ret) + 1 + strlen(name) + 1, len = head + strlen(end) + 1;
-  for (size_t i = 0; i < p->count; i++) len += strlen(p->decls[i]) + 2;
+  for (size_t i = 0; i < p->count; i++) {
+    size_t n = strlen(p->decls[i]);
+    if (i < KEPT) lens[i] = n;
+    len += n + 2;
+  }
   /* Fits: one line. Short name: align under '('. Long: indent 4. */
   bool one_line = len <= 80, aligned = head <= 40;
   og_w_printf(w, "%s %s(", ret, name);
   for (size_t i = 0; i < p->count; i++) {
     if (!one_line && (i || !aligned)) {
-      og_w_puts(w, i ? ",\n" : "\n");
+      if (i) og_w_puts(w, ",");
+      og_w_newline(w);
       og_w_spaces(w, aligned ? head : 4);
     } else if (i) {
       og_w_puts(w, ", ");
     }
-    og_w_puts(w, p->decls[i]);
+    og_w_write(w, p->decls[i], i < KEPT ? lens[i] : strlen(p->decls[i]));
   }
   og_w_line(w, ")%s", end);
 }

@@ -58,11 +58,14 @@ bool og_c_has_exec_fast_path(const og_op *op) {
          op->nattrs == (op->inputs[0].type_attr[0] ? 1u : 0u);
 }
 
-/* `input && out && <type test> && <attr minimums>`, then the branch. */
+/* `input && out && (!into || *out) && <type test> && <attr minimums>`,
+ * then the branch (the wrappers' body: out is the allocating form's
+ * opr_tensor **, or the address of the _into form's tensor). */
 static void fast_test(og_writer *w, const og_c_file *f, const og_op *op,
                       const char *in, int type_attr) {
   const og_cn_scoped *n = og_c_scoped(f, op);
-  og_w_printf(w, "if (%s && %s &&\n    ", in, n->out[0]);
+  og_w_printf(w, "if (%s && %s && (!into || *%s) &&\n    ", in, n->out[0],
+              n->out[0]);
   if (type_attr >= 0)
     og_w_printf(w, "opr_dtype_set_has(%s[%d].allowed_types, %s->dtype)",
                 og_cn_op(f, op, OG_CN_ATTR_DEFS), type_attr, in);
@@ -79,8 +82,7 @@ static void fast_test(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_line(w, ") {");
 }
 
-void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
-                    bool into) {
+void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op) {
   const char *in = og_c_scoped(f, op)->in[0];
   int type_attr = op->inputs[0].type_attr[0]
                       ? og_c_attr_index(op, op->inputs[0].type_attr)
@@ -91,8 +93,8 @@ void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
   if (type_attr >= 0)
     og_w_line(w, "op_attrs[%d] = (opr_attr_value){.kind = OPR_ATTR_TYPE, "
                  ".u.type = %s->dtype};", type_attr, in);
-  og_w_line(w, "return %s(ctx, &op_call);",
-            into ? "opr_invoke_fast_into" : "opr_invoke_fast");
+  og_w_line(w, "return into ? opr_invoke_fast_into(ctx, &op_call)\n"
+               "            : opr_invoke_fast(ctx, &op_call);");
   og_w_dedent(w);
   og_w_line(w, "}");
 }

@@ -90,7 +90,8 @@ og_c_params og_c_wrapper_params(const og_c_file *f, const og_op *op);
  * (emit_c_fast.c). */
 og_c_params og_c_into_params(const og_c_file *f, const og_op *op);
 /* Whether the op's wrapper gets the specialised fast path, and the path
- * itself (after op_call is built; `into`: the caller-owned form). */
+ * itself (in the wrappers' body, after op_call is built; its `into`
+ * picks the caller-owned form). */
 bool og_c_has_fast_path(const og_op *op);
 /* The fast path, and no attr but the type attr: opr_op_def.has_fast_path. */
 bool og_c_has_exec_fast_path(const og_op *op);
@@ -98,8 +99,7 @@ bool og_c_has_exec_fast_path(const og_op *op);
  * call of opr_invoke_unary(_into), which makes the op's checks. */
 void og_c_unary_body(og_writer *w, const og_c_file *f, const og_op *op,
                      bool into);
-void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op,
-                    bool into);
+void og_c_fast_path(og_writer *w, const og_c_file *f, const og_op *op);
 /* Where the wrapper reads attr a: a parameter or a field of *attrs. */
 const char *og_c_attr_source(const og_c_file *f, const og_op *op,
                              const og_attr *a);
@@ -147,7 +147,8 @@ void og_c_long_string(og_writer *w, const char *s, size_t len);
 /* For code that C++ also compiles (no compound literals): a string too
  * long for a literal becomes `static const char name[] = {...};` (written
  * by og_c_string_static, nothing for a short one), which og_c_string_or
- * then names; a short one stays a literal. */
+ * then names; a short one stays a literal (`name` is not read then: it
+ * may be NULL). */
 void og_c_string_static(og_writer *w, const char *name, const char *s,
                         size_t len);
 void og_c_string_or(og_writer *w, const char *name, const char *s,

@@ -5,6 +5,21 @@
 
 #include <string.h>
 
+/* The array that holds a string too long for a literal: "<what>_name<i>"
+ * ("name<i>" without `what`); NULL for a short string, which needs none
+ * (og_c_string_static and og_c_string_or do not read it then). */
+static const char *long_name(const og_c_file *f, const char *what, size_t i,
+                             size_t len) {
+  if (og_c_string_fits(len)) return NULL;
+  return what ? og_arena_printf(f->arena, "%s_name%zu", what, i)
+              : og_arena_printf(f->arena, "name%zu", i);
+}
+
+static const char *attr_long_name(const og_c_file *f, const og_op *op,
+                                  size_t i) {
+  return long_name(f, "attr", i, strlen(op->attrs[i].name));
+}
+
 static void accessor_head(og_writer *w, const char *ret, const char *name,
                           const char *params) {
   og_w_line(w, "static inline %s%s%s(%s) {", ret,
@@ -44,14 +59,14 @@ static void enum_accessor(og_writer *w, const og_c_file *f, const og_op *op,
   accessor_head(w, type, fn, "const opr_kernel_ctx *k");
   const og_value *items = a->allowed->u.list.items;
   for (size_t i = 0; i < a->allowed->u.list.count; i++)
-    og_c_string_static(w, og_arena_printf(f->arena, "name%zu", i),
+    og_c_string_static(w, long_name(f, NULL, i, items[i].u.s.len),
                        items[i].u.s.ptr, items[i].u.s.len);
   og_w_line(w, "static const opr_str names[%zu] = {", a->allowed->u.list.count);
   og_w_indent(w);
   for (size_t i = 0; i < a->allowed->u.list.count; i++) {
     const og_bytes *s = &items[i].u.s;
     og_w_puts(w, "{");
-    og_c_string_or(w, og_arena_printf(f->arena, "name%zu", i), s->ptr, s->len);
+    og_c_string_or(w, long_name(f, NULL, i, s->len), s->ptr, s->len);
     og_w_line(w, ", %zu},", s->len);
   }
   og_w_dedent(w);
@@ -180,9 +195,11 @@ static size_t count_type_attrs(const og_op *op) {
  * header too: no compound literals); `what` tells them apart. */
 static void long_names(og_writer *w, const og_c_file *f, const char *what,
                        const og_arg *args, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    og_c_string_static(w, og_arena_printf(f->arena, "%s_name%zu", what, i),
-                       args[i].name, strlen(args[i].name));
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(args[i].name);
+    og_c_string_static(w, long_name(f, what, i, len),
+                       args[i].name, len);
+  }
 }
 
 static void host_marks(og_writer *w, const og_c_file *f, const char *what,
@@ -191,8 +208,9 @@ static void host_marks(og_writer *w, const og_c_file *f, const char *what,
   for (size_t i = 0; i < n; i++) {
     og_w_printf(w, "if (kernel->host_memory.%s) host[nhost++] = ",
                 members[i]);
-    og_c_string_or(w, og_arena_printf(f->arena, "%s_name%zu", what, i),
-                   args[i].name, strlen(args[i].name));
+    size_t len = strlen(args[i].name);
+    og_c_string_or(w, long_name(f, what, i, len), args[i].name,
+                   len);
     og_w_line(w, ";");
   }
 }
@@ -209,8 +227,8 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
   long_names(w, f, "output", op->outputs, op->noutputs);
   for (size_t i = 0; i < op->nattrs; i++)
     if (is_type_attr(&op->attrs[i]))
-      og_c_string_static(w, og_arena_printf(f->arena, "attr_name%zu", i),
-                         op->attrs[i].name, strlen(op->attrs[i].name));
+      og_c_string_static(w, attr_long_name(f, op, i), op->attrs[i].name,
+                         strlen(op->attrs[i].name));
   if (ntypes) {
     og_w_line(w, "opr_type_constraint constraints[%zu];", ntypes);
     og_w_line(w, "size_t nconstraints = 0;");
@@ -220,8 +238,8 @@ static void register_fn(og_writer *w, const og_c_file *f, const og_op *op) {
       og_w_line(w, "if (kernel->%s) {", id);
       og_w_indent(w);
       og_w_puts(w, "constraints[nconstraints].attr = ");
-      og_c_string_or(w, og_arena_printf(f->arena, "attr_name%zu", i),
-                     op->attrs[i].name, strlen(op->attrs[i].name));
+      og_c_string_or(w, attr_long_name(f, op, i), op->attrs[i].name,
+                     strlen(op->attrs[i].name));
       og_w_line(w, ";");
       og_w_line(w, "constraints[nconstraints++].allowed = kernel->%s;", id);
       og_w_dedent(w);

@@ -49,6 +49,7 @@ const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
       [OG_CN_KERNEL] = "_kernel_def",
       [OG_CN_REGISTER_KERNEL] = "_register_kernel",
       [OG_CN_INTO] = "_into",
+      [OG_CN_CALL] = "_call",
   };
   const char *name = og_c_cached_op_part(f, op, part);
   if (name) return name;

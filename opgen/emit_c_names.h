@@ -43,6 +43,7 @@ typedef enum og_cn_op_part {
   OG_CN_KERNEL,          /* demo_foo_kernel_def: struct tag and typedef */
   OG_CN_REGISTER_KERNEL, /* demo_foo_register_kernel */
   OG_CN_INTO,            /* demo_foo_into: the caller-owned form */
+  OG_CN_CALL,            /* demo_foo_call: the body both wrappers call */
   OG_CN_OP_PARTS
 } og_cn_op_part;
 const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part);

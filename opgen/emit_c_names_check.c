@@ -301,7 +301,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the shape values struct",
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration",
-      "the caller-owned wrapper"};
+      "the caller-owned wrapper", "the wrappers' body"};
   item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
   for (int p = 0; p < OG_CN_OP_PARTS; p++) {
     if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
@@ -493,7 +493,7 @@ static const char **names_for(const og_c_file *f, size_t n) {
 static void wrapper_scope(scope *s, const og_op *op, og_cn_scoped *n) {
   static const char *const fixed[] = {"ctx", "attrs", "op_defaults",
                                       "op_inputs", "op_attrs", "op_outputs",
-                                      "op_call"};
+                                      "op_call", "into"};
   scope_reset(s, fixed, sizeof fixed / sizeof *fixed);
   for (size_t i = 0; i < op->ninputs; i++) {
     const og_arg *a = &op->inputs[i];

@@ -229,10 +229,10 @@ static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
   }
 }
 
-/* The call's arrays; `into`: a single output's slot is the caller's
- * tensor parameter itself. */
-static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op,
-                         bool into) {
+/* The call's arrays. Each output's slot is its parameter: in the body
+ * both wrappers call, a single output is always an opr_tensor ** (the
+ * _into form passes the address of its tensor parameter). */
+static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
   const og_cn_scoped *n = og_c_scoped(f, op);
   if (op->ninputs) {
     og_w_printf(w, "const opr_input op_inputs[%zu] = {", op->ninputs);
@@ -262,26 +262,33 @@ static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op,
       if (og_c_arg_is_list(&op->outputs[i]))
         og_w_printf(w, "%s{%s, %s}", i ? ", " : "", id, n->out_count[i]);
       else
-        og_w_printf(w, "%s{%s%s, 1}", i ? ", " : "", into ? "&" : "", id);
+        og_w_printf(w, "%s{%s, 1}", i ? ", " : "", id);
     }
     og_w_line(w, "};");
   }
 }
 
-/* The typed wrapper, or (`into`) its form with caller-owned outputs. */
-static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
-                    bool into) {
-  og_c_params p = into ? og_c_into_params(f, op) : og_c_wrapper_params(f, op);
-  og_c_signature(w, "opr_status",
-                 into ? og_cn_op(f, op, OG_CN_INTO) : og_c_op_name(f, op), &p,
-                 " {");
+/* The allocating wrapper's parameters and `bool into`. */
+static og_c_params body_params(const og_c_file *f, const og_op *op) {
+  og_c_params p = og_c_wrapper_params(f, op), q = p;
+  q.decls = og_arena_array(f->arena, p.count + 1, sizeof *q.decls);
+  q.names = og_arena_array(f->arena, p.count + 1, sizeof *q.names);
+  memcpy(q.decls, p.decls, p.count * sizeof *q.decls);
+  memcpy(q.names, p.names, p.count * sizeof *q.names);
+  q.decls[q.count] = "bool into";
+  q.names[q.count++] = "into";
+  return q;
+}
+
+/* The body of the typed wrapper and of its caller-owned form, said once:
+ * `into` picks opr_invoke_into (the caller's tensors) or opr_invoke.
+ * Static inline, so that each wrapper compiles to its own form. */
+static void wrapper_body(og_writer *w, const og_c_file *f, const og_op *op) {
+  og_c_params p = body_params(f, op);
+  og_w_line(w, "/* The body of both wrappers of %s. */", op->name);
+  og_c_signature(w, "static inline opr_status", og_cn_op(f, op, OG_CN_CALL),
+                 &p, " {");
   og_w_indent(w);
-  if (og_c_has_exec_fast_path(op)) { /* the runtime's checks (emit_c_fast.c) */
-    og_c_unary_body(w, f, op, into);
-    og_w_dedent(w);
-    og_w_line(w, "}");
-    return;
-  }
   if (og_c_has_attrs_struct(op)) {
     og_w_line(w, "static const %s op_defaults = %s;",
               og_cn_op(f, op, OG_CN_ATTRS), og_cn_op(f, op, OG_CN_ATTRS_DEFAULT));
@@ -290,7 +297,7 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
   for (size_t i = 0; i < op->nattrs; i++)
     if (og_c_attr_is_enum(&op->attrs[i]) && !op->attrs[i].inferred)
       enum_guard(w, f, op, &op->attrs[i]);
-  wrapper_args(w, f, op, into);
+  wrapper_args(w, f, op);
   og_w_line(w, "opr_call op_call = {");
   og_w_indent(w);
   og_w_line(w, ".op = &%s,", og_cn_op(f, op, OG_CN_DEF));
@@ -299,9 +306,71 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_line(w, ".outputs = %s,", op->noutputs ? "op_outputs" : "NULL");
   og_w_dedent(w);
   og_w_line(w, "};");
-  if (og_c_has_fast_path(op)) og_c_fast_path(w, f, op, into);
-  og_w_line(w, "return %s(ctx, &op_call);",
-            into ? "opr_invoke_into" : "opr_invoke");
+  if (og_c_has_fast_path(op)) og_c_fast_path(w, f, op);
+  og_w_line(w, "return into ? opr_invoke_into(ctx, &op_call) : "
+               "opr_invoke(ctx, &op_call);");
+  og_w_dedent(w);
+  og_w_line(w, "}");
+}
+
+/* Whether `name` is a single output's parameter (the _into form passes
+ * its address to the body). */
+static bool single_output(const og_c_file *f, const og_op *op,
+                          const char *name) {
+  const og_cn_scoped *n = og_c_scoped(f, op);
+  for (size_t i = 0; i < op->noutputs; i++)
+    if (n->out[i] == name) return !og_c_arg_is_list(&op->outputs[i]);
+  return false;
+}
+
+/* "return body(a, b, ..., into);" at indentation 1: the arguments run
+ * on, wrapped before column 80 under four more spaces. */
+static void body_call(og_writer *w, const char *body, const char *const *args,
+                      size_t n) {
+  enum { WIDTH = 80, PAD = 2, MORE = 4 };
+  og_w_printf(w, "return %s(", body);
+  size_t col = PAD + 7 + strlen(body) + 1;
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(args[i]) + (i + 1 < n ? 1 : 2); /* "," or ");" */
+    if (i && col + 1 + len > WIDTH) {
+      og_w_puts(w, ",");
+      og_w_newline(w);
+      og_w_spaces(w, MORE);
+      col = PAD + MORE;
+    } else if (i) {
+      og_w_puts(w, ", ");
+      col += 2;
+    }
+    og_w_puts(w, args[i]);
+    col += len - 1;
+  }
+  og_w_line(w, ");");
+}
+
+/* The typed wrapper, or (`into`) its form with caller-owned outputs: a
+ * call of the body, or for an op the runtime checks itself
+ * (og_c_has_exec_fast_path), one call of the runtime. */
+static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
+                    bool into) {
+  og_c_params p = into ? og_c_into_params(f, op) : og_c_wrapper_params(f, op);
+  og_c_signature(w, "opr_status",
+                 into ? og_cn_op(f, op, OG_CN_INTO) : og_c_op_name(f, op), &p,
+                 " {");
+  og_w_indent(w);
+  if (og_c_has_exec_fast_path(op)) {
+    og_c_unary_body(w, f, op, into);
+    og_w_dedent(w);
+    og_w_line(w, "}");
+    return;
+  }
+  og_c_params args = body_params(f, op);
+  for (size_t i = 0; i + 1 < args.count; i++)
+    if (into && single_output(f, op, args.names[i]))
+      args.decls[i] = og_arena_printf(f->arena, "&%s", args.names[i]);
+    else
+      args.decls[i] = args.names[i];
+  args.decls[args.count - 1] = into ? "true" : "false";
+  body_call(w, og_cn_op(f, op, OG_CN_CALL), args.decls, args.count);
   og_w_dedent(w);
   og_w_line(w, "}");
 }
@@ -321,6 +390,10 @@ static void op_code(og_writer *w, const og_c_file *f, const og_op *op) {
   }
   op_def(w, f, op);
   og_w_newline(w);
+  if (!og_c_has_exec_fast_path(op)) {
+    wrapper_body(w, f, op);
+    og_w_newline(w);
+  }
   wrapper(w, f, op, false);
   og_w_newline(w);
   wrapper(w, f, op, true);

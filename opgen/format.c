@@ -31,12 +31,26 @@ static void pad(sink *o, char c, size_t n) {
   put(o, run, n);
 }
 
-/* One conversion's text, padded to `width` (left-justified with '-'). */
-static inline void field(sink *o, const char *s, size_t n, size_t width,
-                         bool left) {
-  if (!left && width > n) pad(o, ' ', width - n);
-  put(o, s, n);
-  if (left && width > n) pad(o, ' ', width - n);
+/* A field's text as put in order: lead spaces, sign, zeros, s, trail
+ * spaces. */
+static void put_field(sink *o, const og_fmt_field *f) {
+  if (f->lead) pad(o, ' ', f->lead);
+  if (f->neg) put(o, "-", 1);
+  if (f->zeros) pad(o, '0', f->zeros);
+  put(o, f->s, f->n);
+  if (f->trail) pad(o, ' ', f->trail);
+}
+
+/* `n` bytes of text padded to `width` (left-justified with '-'). */
+static inline void field(og_fmt_field *f, const char *s, size_t n,
+                         size_t width, bool left) {
+  f->s = s;
+  f->n = n;
+  f->neg = false;
+  f->zeros = 0;
+  size_t fill = width > n ? width - n : 0;
+  f->lead = left ? 0 : fill;
+  f->trail = left ? fill : 0;
 }
 
 /* Decimal digits of `v` at the end of buf[24]; returns the first. */
@@ -46,18 +60,18 @@ static char *digits(unsigned long long v, char *end) {
   return p;
 }
 
-static void integer(sink *o, unsigned long long mag, bool neg, size_t width,
-                    bool left, bool zero) {
-  char buf[24], *end = buf + sizeof buf, *p = digits(mag, end);
+static void integer(og_fmt_field *f, unsigned long long mag, bool neg,
+                    size_t width, bool left, bool zero) {
+  char *end = f->digits + sizeof f->digits, *p = digits(mag, end);
   size_t n = (size_t)(end - p) + neg;
   if (zero && !left && width > n) {
-    if (neg) put(o, "-", 1);
-    pad(o, '0', width - n);
-    put(o, p, (size_t)(end - p));
+    field(f, p, (size_t)(end - p), 0, false);
+    f->neg = neg;
+    f->zeros = width - n;
     return;
   }
   if (neg) *--p = '-';
-  field(o, p, n, width, left);
+  field(f, p, n, width, left);
 }
 
 static size_t bounded_len(const char *s, int prec) {
@@ -88,40 +102,29 @@ static long long signed_arg(va_list *ap, int len) {
   }
 }
 
-/* The spec after '%' at *pp; false for anything vsnprintf must do. */
-static bool conversion(sink *o, const char **pp, va_list *ap) {
-  const char *p = *pp;
-  if (*p == 's') { /* plain %s: most of them */
-    const char *s = va_arg(*ap, const char *);
-    if (!s) return false; /* "(null)" is glibc's business */
-    put(o, s, strlen(s));
-    *pp = p + 1;
-    return true;
-  }
-  bool left = false, zero = false;
+bool og_fmt_parse(const char *p, og_fmt_spec *s) {
+  const char *start = p;
+  *s = (og_fmt_spec){.prec = -1};
   for (;; p++) {
-    if (*p == '-') left = true;
-    else if (*p == '0') zero = true;
+    if (*p == '-') s->left = true;
+    else if (*p == '0') s->zero = true;
     else break;
   }
-  size_t width = 0;
   if (*p == '*') {
-    int w = va_arg(*ap, int);
-    if (w < 0) left = true, w = w == INT_MIN ? INT_MAX : -w;
-    width = (size_t)w;
+    s->width_arg = true;
     p++;
   } else {
-    for (; *p >= '0' && *p <= '9'; p++) width = width * 10 + (size_t)(*p - '0');
+    for (; *p >= '0' && *p <= '9'; p++)
+      s->width = s->width * 10 + (size_t)(*p - '0');
   }
-  int prec = -1;
   if (*p == '.') {
     p++;
     if (*p == '*') {
-      prec = va_arg(*ap, int);
+      s->prec_arg = true;
       p++;
     } else {
-      for (prec = 0; *p >= '0' && *p <= '9' && prec < 100000; p++)
-        prec = prec * 10 + (*p - '0');
+      for (s->prec = 0; *p >= '0' && *p <= '9' && s->prec < 100000; p++)
+        s->prec = s->prec * 10 + (*p - '0');
     }
   }
   int len = LEN_INT;
@@ -129,28 +132,59 @@ static bool conversion(sink *o, const char **pp, va_list *ap) {
   else if (p[0] == 'l' && p[1] == 'l') len = LEN_LLONG, p += 2;
   else if (*p == 'l') len = LEN_LONG, p++;
   char c = *p++;
-  if ((c == 's' || c == 'c') && zero) return false; /* undefined in C */
-  if ((c == 'd' || c == 'i' || c == 'u') && prec >= 0) return false;
-  if (c == 's' && len == LEN_INT) {
+  s->conv = c;
+  s->lenmod = (unsigned char)len;
+  s->size = (unsigned char)(p - start < 255 ? p - start : 255);
+  bool text = c == 's' || c == 'c', number = c == 'd' || c == 'i' || c == 'u';
+  if (text) return !s->zero && len == LEN_INT; /* '0': undefined in C */
+  if (number) return s->prec < 0;
+  return c == '%' && p == start + 1 && p - start < 255;
+}
+
+bool og_fmt_apply(const og_fmt_spec *sp, va_list *ap, og_fmt_field *f) {
+  bool left = sp->left;
+  size_t width = sp->width;
+  if (sp->width_arg) {
+    int w = va_arg(*ap, int);
+    if (w < 0) left = true, w = w == INT_MIN ? INT_MAX : -w;
+    width = (size_t)w;
+  }
+  int prec = sp->prec_arg ? va_arg(*ap, int) : sp->prec;
+  char c = sp->conv;
+  if (c == 's') {
     const char *s = va_arg(*ap, const char *);
     if (!s) return false; /* "(null)" is glibc's business */
-    field(o, s, bounded_len(s, prec), width, left);
-  } else if (c == 'c' && len == LEN_INT) {
-    char ch = (char)va_arg(*ap, int);
-    field(o, &ch, 1, width, left);
+    field(f, s, bounded_len(s, prec), width, left);
+  } else if (c == 'c') {
+    f->digits[0] = (char)va_arg(*ap, int);
+    field(f, f->digits, 1, width, left);
+  } else if (prec >= 0 && c != '%') {
+    return false; /* a precision on an integer: vsnprintf's */
   } else if (c == 'd' || c == 'i') {
-    long long v = signed_arg(ap, len);
+    long long v = signed_arg(ap, sp->lenmod);
     unsigned long long mag = v < 0 ? 0ull - (unsigned long long)v
                                    : (unsigned long long)v;
-    integer(o, mag, v < 0, width, left, zero);
+    integer(f, mag, v < 0, width, left, sp->zero);
   } else if (c == 'u') {
-    integer(o, unsigned_arg(ap, len), false, width, left, zero);
-  } else if (c == '%' && p == *pp + 1) {
-    put(o, "%", 1);
+    integer(f, unsigned_arg(ap, sp->lenmod), false, width, left, sp->zero);
   } else {
-    return false;
+    field(f, "%", 1, 0, false);
   }
-  *pp = p;
+  return true;
+}
+
+bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f) {
+  const char *p = *pp;
+  if (*p == 's') { /* plain %s: most of them */
+    const char *s = va_arg(*ap, const char *);
+    if (!s) return false; /* "(null)" is glibc's business */
+    field(f, s, strlen(s), 0, false);
+    *pp = p + 1;
+    return true;
+  }
+  og_fmt_spec spec;
+  if (!og_fmt_parse(p, &spec) || !og_fmt_apply(&spec, ap, f)) return false;
+  *pp = p + spec.size;
   return true;
 }
 
@@ -176,7 +210,9 @@ int og_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
     put(&o, p, (size_t)(pct - p));
     if (!*pct) break;
     p = pct + 1;
-    ok = conversion(&o, &p, &args);
+    og_fmt_field f;
+    ok = og_fmt_convert(&p, &args, &f);
+    if (ok) put_field(&o, &f);
   }
   va_end(args);
   int n;

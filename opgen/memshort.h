@@ -4,7 +4,9 @@
 #ifndef OPGEN_MEMSHORT_H
 #define OPGEN_MEMSHORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* n bytes from s to d, as memcpy. Up to 16 bytes, two fixed-size copies
@@ -23,6 +25,29 @@ static inline void og_copy(char *d, const char *s, size_t n) {
     d[n / 2] = s[n / 2];
     d[n - 1] = s[n - 1];
   }
+}
+
+/* Whether s[0..n) holds a '\n'; up to 16 bytes in two or four word
+ * tests without a call (the borrow test on bytes xor '\n', exact as to
+ * whether there is one), longer by memchr. */
+static inline bool og_has_newline(const char *s, size_t n) {
+  const uint64_t ones = UINT64_C(0x0101010101010101);
+  if (n > 16) return memchr(s, '\n', n) != NULL;
+  uint64_t a, b;
+  if (n >= 8) {
+    memcpy(&a, s, 8);
+    memcpy(&b, s + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    memcpy(&lo, s, 4);
+    memcpy(&hi, s + n - 4, 4);
+    a = lo, b = hi;
+    a |= ones * 0xFF << 32, b |= ones * 0xFF << 32; /* upper halves: no '\n' */
+  } else {
+    return n && (s[0] == '\n' || s[n / 2] == '\n' || s[n - 1] == '\n');
+  }
+  a ^= ones * '\n', b ^= ones * '\n';
+  return (((a - ones) & ~a) | ((b - ones) & ~b)) & (ones * 0x80);
 }
 
 #endif

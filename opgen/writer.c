@@ -1,9 +1,14 @@
+#define _GNU_SOURCE /* strchrnul, where the C library has it */
 #include "writer.h"
 
 #include "arena.h"
 #include "format.h"
+#include "format_prog.h"
 #include "memshort.h"
 
+#include <limits.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +36,27 @@ static char *reserve(og_writer *w, size_t len) {
   return w->buf + w->len;
 }
 
-void og_w_reserve(og_writer *w, size_t n) { reserve(w, n); }
+/* Huge pages for a large output: its megabytes fault in 2 MiB at a
+ * time instead of 4 KiB (on Linux, where the kernel allows them on
+ * request). Only the whole huge pages inside the buffer are advised. */
+static void advise_huge(og_writer *w) {
+#ifdef MADV_HUGEPAGE
+  enum { HUGE = 2u << 20 };
+  if (w->cap < 2 * HUGE) return;
+  uintptr_t lo = ((uintptr_t)w->buf + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+  uintptr_t hi = ((uintptr_t)w->buf + w->cap) & ~(uintptr_t)(HUGE - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)w;
+#endif
+}
+
+void og_w_reserve(og_writer *w, size_t n) {
+  char *old = w->buf;
+  size_t cap = w->cap;
+  reserve(w, n);
+  if (w->buf != old || w->cap != cap) advise_huge(w);
+}
 
 static void append(og_writer *w, const char *s, size_t len) {
   og_copy(reserve(w, len), s, len);
@@ -52,7 +77,24 @@ static void spaces(og_writer *w, size_t n) {
   w->buf[w->len] = '\0';
 }
 
+/* n > 0 bytes without a newline: the indentation first at a line's
+ * start. */
+static void text(og_writer *w, const char *s, size_t n) {
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  char *d = reserve(w, pad + n);
+  fill_spaces(d, pad);
+  og_copy(d + pad, s, n);
+  w->len += pad + n;
+  w->buf[w->len] = '\0';
+  w->at_line_start = false;
+}
+
 void og_w_write(og_writer *w, const char *s, size_t len) {
+  if (!og_has_newline(s, len)) { /* nearly always: one piece of a line */
+    if (len) text(w, s, len);
+    return;
+  }
   while (len) {
     const char *nl = memchr(s, '\n', len);
     size_t chunk = nl ? (size_t)(nl - s) + 1 : len;
@@ -67,73 +109,225 @@ void og_w_write(og_writer *w, const char *s, size_t len) {
   }
 }
 
-void og_w_puts(og_writer *w, const char *s) { og_w_write(w, s, strlen(s)); }
+/* The next '%' at or after p, or its '\0' (as format.c's). */
+static inline const char *find_percent(const char *p) {
+#ifdef __GLIBC__
+  return strchrnul(p, '%');
+#else
+  const char *pct = strchr(p, '%');
+  return pct ? pct : p + strlen(p);
+#endif
+}
 
-/* The general case of format_write: the text in its own buffer, then
- * through og_w_write. */
-static void format_copy(og_writer *w, bool nl, int n, const char *fmt,
-                        va_list ap) {
-  char *text = og_xmalloc((size_t)n + 2);
-  og_vsnprintf(text, (size_t)n + 1, fmt, ap);
+/* The old way, for a format with a conversion that og_fmt_convert does
+ * not do: the whole text by og_vsnprintf (vsnprintf then), then through
+ * og_w_write. */
+static void format_copy(og_writer *w, bool nl, const char *fmt, va_list ap) {
+  char small[256], *text = small;
+  va_list again;
+  va_copy(again, ap);
+  int n = og_vsnprintf(small, sizeof small, fmt, ap);
+  if (n < 0) n = 0;
+  if ((size_t)n + 1 >= sizeof small) {
+    text = og_xmalloc((size_t)n + 2);
+    og_vsnprintf(text, (size_t)n + 1, fmt, again);
+  }
+  va_end(again);
   if (nl) text[n++] = '\n';
   og_w_write(w, text, (size_t)n);
-  free(text);
+  if (text != small) free(text);
+}
+
+/* Where a formatted write is: the next byte goes to `d` (w->len is only
+ * set when it ends). */
+typedef struct cursor {
+  og_writer *w;
+  char *d, *end; /* end: the last byte of room, kept for the '\0' */
+} cursor;
+
+static char *cursor_room(cursor *c, size_t n) {
+  if ((size_t)(c->end - c->d) < n) {
+    og_writer *w = c->w;
+    size_t len = w->len;
+    w->len = (size_t)(c->d - w->buf);
+    reserve(w, n);
+    c->d = w->buf + w->len;
+    c->end = w->buf + w->cap - 1;
+    w->len = len;
+  }
+  return c->d;
+}
+
+static inline void cursor_put(cursor *c, const char *s, size_t n) {
+  og_copy(cursor_room(c, n), s, n);
+  c->d += n;
+}
+
+static void cursor_fill(cursor *c, char ch, size_t n) {
+  memset(cursor_room(c, n), ch, n);
+  c->d += n;
+}
+
+static void cursor_field(cursor *c, const og_fmt_field *f) {
+  if (f->lead) cursor_fill(c, ' ', f->lead);
+  if (f->neg) cursor_put(c, "-", 1);
+  if (f->zeros) cursor_fill(c, '0', f->zeros);
+  cursor_put(c, f->s, f->n);
+  if (f->trail) cursor_fill(c, ' ', f->trail);
+}
+
+/* The formatted text at c->d: false for a format that only vsnprintf
+ * formats. */
+static bool format_text(cursor *c, const char *fmt, va_list ap) {
+  va_list args;
+  va_copy(args, ap);
+  bool ok = true;
+  for (const char *p = fmt;;) {
+    const char *pct = find_percent(p);
+    cursor_put(c, p, (size_t)(pct - p));
+    if (!*pct) break;
+    p = pct + 1;
+    if (*p == 's') { /* plain %s: most of them */
+      const char *s = va_arg(args, const char *);
+      if (!(ok = s != NULL)) break; /* "(null)" is glibc's business */
+      cursor_put(c, s, strlen(s));
+      p++;
+      continue;
+    }
+    og_fmt_field f;
+    if (!(ok = og_fmt_convert(&p, &args, &f))) break;
+    cursor_field(c, &f);
+  }
+  va_end(args);
+  return ok;
+}
+
+/* A parsed format's text at c->d: false where the arguments need
+ * vsnprintf. */
+static bool run_prog(cursor *c, const og_fmt_prog *prog, va_list ap) {
+  va_list args;
+  va_copy(args, ap);
+  bool ok = true;
+  char *d = c->d, *end = c->end; /* in registers: c only on slow paths */
+  const og_fmt_step *st = prog->steps, *stop = st + prog->nsteps;
+  for (; st < stop; st++) {
+    const char *s;
+    size_t n;
+    if (st->op == OG_FMT_TEXT) {
+      s = prog->fmt + st->off;
+      n = st->len;
+    } else if (st->op == OG_FMT_STR) {
+      if (!(ok = (s = va_arg(args, const char *)) != NULL)) break;
+      n = strlen(s);
+    } else {
+      og_fmt_field f;
+      if (!(ok = og_fmt_apply(&prog->specs[st->off], &args, &f))) break;
+      c->d = d;
+      cursor_field(c, &f);
+      d = c->d, end = c->end;
+      continue;
+    }
+    if ((size_t)(end - d) < n) {
+      c->d = d;
+      d = cursor_room(c, n), end = c->end;
+    }
+    og_copy(d, s, n);
+    d += n;
+  }
+  c->d = d;
+  va_end(args);
+  return ok;
+}
+
+/* Text of several lines, formatted past w->len: through og_w_write,
+ * which indents each line. */
+static void write_lines(og_writer *w, const char *text, size_t len, bool nl) {
+  char small[256];
+  char *copy = len <= sizeof small ? small : og_xmalloc(len);
+  memcpy(copy, text, len);
+  og_w_write(w, copy, len);
+  if (nl) og_w_write(w, "\n", 1);
+  if (copy != small) free(copy);
 }
 
 /* printf, then `nl` a newline, as og_w_write would write the text. The
- * usual case (one line, which fits the room reserved) is formatted in
- * place after the line's indentation, with no copy. */
-static void format_write(og_writer *w, bool nl, const char *fmt, va_list ap) {
-  enum { ROOM = 256 };
+ * text is formatted in place after the line's indentation (reserved at
+ * a line's start, dropped when the text turns out empty); text with a
+ * newline inside is indented line by line. False, with nothing written,
+ * for a format that only vsnprintf formats, or too long for an int. */
+static bool format_direct(og_writer *w, bool nl, const char *fmt,
+                          const og_fmt_prog *prog, va_list ap) {
   int width = w->indent * w->indent_width;
+  size_t start = w->len;
   size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
-  char *at = reserve(w, pad + ROOM + 1) + pad;
+  char *at = reserve(w, pad + 64) + pad;
+  cursor c = {w, at, w->buf + w->cap - 1};
+  bool ok = prog ? run_prog(&c, prog, ap) : format_text(&c, fmt, ap);
+  at = w->buf + start + pad; /* the buffer may have moved */
+  size_t len = (size_t)(c.d - at);
+  if (!ok || len > INT_MAX) { /* vsnprintf's limit */
+    w->buf[start] = '\0';
+    return false;
+  }
+  bool lines = prog ? prog->text_newline || (prog->text_args && len &&
+                                             memchr(at, '\n', len))
+                    : len && memchr(at, '\n', len);
+  if (lines) {
+    write_lines(w, at, len, nl);
+  } else if (len) {
+    fill_spaces(at - pad, pad);
+    w->len = start + pad + len;
+    if (nl) w->buf[w->len++] = '\n';
+    w->buf[w->len] = '\0';
+    w->at_line_start = nl;
+  } else if (nl) {
+    og_w_newline(w); /* an empty line: no indentation */
+  } else {
+    w->buf[start] = '\0';
+  }
+  return true;
+}
+
+/* `prog`: fmt parsed (NULL: parsed as it is written). */
+static void format_write(og_writer *w, bool nl, const char *fmt,
+                         const og_fmt_prog *prog, va_list ap) {
   va_list again;
   va_copy(again, ap);
-  int n = og_vsnprintf(at, ROOM, fmt, ap);
-  if (n < 0) n = 0;
-  size_t len = (size_t)n;
-  /* Fits, and no newline inside: one chunk for og_w_write. */
-  if (len < ROOM && (len == 0 || !memchr(at, '\n', len - 1))) {
-    if (nl) at[len++] = '\n';
-    if (len > 0) {
-      if (pad && len == 1 && at[0] == '\n') { /* no trailing spaces */
-        memmove(at - pad, at, len);
-        pad = 0;
-      }
-      fill_spaces(at - pad, pad);
-      w->len += pad + len;
-      w->buf[w->len] = '\0';
-      w->at_line_start = at[len - 1] == '\n';
-    }
-  } else if (len < ROOM) { /* several lines: indent each */
-    char text[ROOM + 1];
-    memcpy(text, at, len);
-    if (nl) text[len++] = '\n';
-    w->buf[w->len] = '\0';
-    og_w_write(w, text, len);
-  } else {
-    w->buf[w->len] = '\0';
-    format_copy(w, nl, n, fmt, again);
-  }
+  if ((prog && prog->vsnprintf_only) || !format_direct(w, nl, fmt, prog, ap))
+    format_copy(w, nl, fmt, again);
   va_end(again);
 }
 
 void og_w_vprintf(og_writer *w, const char *fmt, va_list ap) {
-  format_write(w, false, fmt, ap);
+  format_write(w, false, fmt, NULL, ap);
 }
 
-void og_w_printf(og_writer *w, const char *fmt, ...) {
+/* A format without conversions or newlines (half the emitters' lines):
+ * its one literal run, as it is. */
+static bool plain_text(og_writer *w, bool nl, const og_fmt_prog *prog) {
+  if (!prog || prog->vsnprintf_only || prog->nsteps != 1 ||
+      prog->steps[0].op != OG_FMT_TEXT || prog->text_newline)
+    return false;
+  text(w, prog->fmt + prog->steps[0].off, prog->steps[0].len);
+  if (nl) og_w_newline(w);
+  return true;
+}
+
+void og_w_printf_lit(og_writer *w, const char *fmt, ...) {
+  const og_fmt_prog *prog = og_fmt_prog_get(fmt);
+  if (plain_text(w, false, prog)) return;
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, false, fmt, ap);
+  format_write(w, false, fmt, prog, ap);
   va_end(ap);
 }
 
-void og_w_line(og_writer *w, const char *fmt, ...) {
+void og_w_line_lit(og_writer *w, const char *fmt, ...) {
+  const og_fmt_prog *prog = og_fmt_prog_get(fmt);
+  if (plain_text(w, true, prog)) return;
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, true, fmt, ap);
+  format_write(w, true, fmt, prog, ap);
   va_end(ap);
 }
 
@@ -145,9 +339,13 @@ void og_w_newline(og_writer *w) {
 }
 
 void og_w_spaces(og_writer *w, size_t n) {
-  static const char run[] = "                                "; /* 32 */
-  for (; n > sizeof run - 1; n -= sizeof run - 1) og_w_write(w, run, sizeof run - 1);
-  og_w_write(w, run, n);
+  if (!n) return;
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  memset(reserve(w, pad + n), ' ', pad + n);
+  w->len += pad + n;
+  w->buf[w->len] = '\0';
+  w->at_line_start = false;
 }
 void og_w_indent(og_writer *w) { w->indent++; }
 void og_w_dedent(og_writer *w) {

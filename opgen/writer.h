@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct og_writer {
   char *buf;
@@ -22,14 +23,24 @@ void og_w_reserve(og_writer *w, size_t n);
 void og_writer_free(og_writer *w);
 
 /* Appends text; indentation is inserted at the start of each line. */
-void og_w_puts(og_writer *w, const char *s);
 void og_w_write(og_writer *w, const char *s, size_t len);
-void og_w_printf(og_writer *w, const char *fmt, ...)
+/* Inline: a literal's strlen is a constant. */
+static inline void og_w_puts(og_writer *w, const char *s) {
+  og_w_write(w, s, strlen(s));
+}
+/* printf. The format must be a string literal ("" before it makes
+ * anything else fail to compile): it is parsed once, found again by its
+ * address (format_prog.h). A format made at run time goes through
+ * og_w_vprintf. */
+#define og_w_printf(w, ...) og_w_printf_lit((w), "" __VA_ARGS__)
+/* A whole line: printf, then '\n' (a string literal format too). */
+#define og_w_line(w, ...) og_w_line_lit((w), "" __VA_ARGS__)
+void og_w_printf_lit(og_writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void og_w_line_lit(og_writer *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Any format, parsed on each call. */
 void og_w_vprintf(og_writer *w, const char *fmt, va_list ap);
-/* A whole line: printf, then '\n'. */
-void og_w_line(og_writer *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 void og_w_newline(og_writer *w);
 /* n spaces (as og_w_puts of n " " would write them). */
 void og_w_spaces(og_writer *w, size_t n);

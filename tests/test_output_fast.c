@@ -6,6 +6,7 @@
 
 #include "emit_c_internal.h" /* og_c_comment_text */
 #include "format.h"
+#include "memshort.h" /* og_has_newline */
 #include "source.h" /* og_utf8_check */
 #include "writer.h"
 
@@ -79,6 +80,119 @@ static void writer_reserve_keeps_text_and_makes_room(void **state) {
   og_writer_free(&w);
 }
 
+/* og_w_printf / og_w_line against the plain way (vsnprintf, then
+ * og_w_write), at indentation 0 to 3 and from a line's start or middle. */
+static void same_written(const char *fmt, ...) {
+  for (int depth = 0; depth <= 3; depth++) {
+    for (int mid = 0; mid <= 1; mid++) {
+      og_writer got, want;
+      og_writer_init(&got);
+      og_writer_init(&want);
+      for (int d = 0; d < depth; d++) og_w_indent(&got), og_w_indent(&want);
+      if (mid) og_w_puts(&got, "x"), og_w_puts(&want, "x");
+      char text[4096];
+      va_list a, b, c;
+      va_start(a, fmt);
+      int n = vsnprintf(text, sizeof text, fmt, a);
+      va_end(a);
+      assert_true(n >= 0 && (size_t)n < sizeof text - 1);
+      va_start(b, fmt);
+      og_w_vprintf(&got, fmt, b);
+      va_end(b);
+      og_w_write(&want, text, (size_t)n);
+      va_start(c, fmt);
+      og_w_vprintf(&got, fmt, c); /* again, then a line: og_w_line's way */
+      va_end(c);
+      og_w_newline(&got);
+      og_w_write(&want, text, (size_t)n);
+      og_w_write(&want, "\n", 1);
+      assert_int_equal(got.len, want.len);
+      assert_string_equal(got.buf, want.buf);
+      assert_int_equal(got.at_line_start, want.at_line_start);
+      og_writer_free(&got);
+      og_writer_free(&want);
+    }
+  }
+}
+
+static void writer_formats_in_place_as_printf_then_write(void **state) {
+  (void)state;
+  char big[1500];
+  memset(big, 'b', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  same_written("");
+  same_written("%s", "");
+  same_written("plain");
+  same_written("a\nb\n\nc");
+  same_written("\n");
+  same_written("%s|%s", "one\ntwo", "\n");
+  same_written("[%c%c]", '\n', 'z');
+  same_written("%d %5zu|%-4s|%05d|%%", -12, (size_t)7, "ab", -3);
+  same_written("%s %g %x", "handed on", 2.5, 255u);
+  same_written("%s", (const char *)NULL);
+  same_written("<%s>", big);
+  same_written("%s\n%s", big, big);
+}
+
+/* og_w_printf and og_w_line with literal formats (parsed once, found
+ * again by address) against snprintf then og_w_write; each twice, so the
+ * second finds the parsed form. Includes a format that only vsnprintf
+ * does (octal) after a literal run, and formats of one literal run. */
+#define SAME_LITERAL(...)                                      \
+  do {                                                         \
+    for (int again = 0; again < 2; again++) {                  \
+      char t_[512];                                            \
+      int n_ = snprintf(t_, sizeof t_, __VA_ARGS__);           \
+      og_w_write(&want, t_, (size_t)n_);                       \
+      og_w_printf(&got, __VA_ARGS__);                          \
+      og_w_write(&want, t_, (size_t)n_);                       \
+      og_w_write(&want, "\n", 1);                              \
+      og_w_line(&got, __VA_ARGS__);                            \
+    }                                                          \
+  } while (0)
+
+static void writer_literal_formats_match_printf(void **state) {
+  (void)state;
+  og_writer got, want;
+  og_writer_init(&got);
+  og_writer_init(&want);
+  og_w_indent(&got), og_w_indent(&want);
+  SAME_LITERAL("plain run");
+  SAME_LITERAL("%s", "");
+  SAME_LITERAL("\\%03o", 9u);
+  SAME_LITERAL("ab%xcd", 255u);
+  SAME_LITERAL("two\nlines");
+  SAME_LITERAL("[%s|%5d|%-3zu|%c]", "arg\nwith newline", -4, (size_t)2, 'q');
+  SAME_LITERAL("%%|%s%s", "a", "bcdefghijklmnopqrstuvwxyz");
+  SAME_LITERAL("%s %g", "float", 0.5);
+  assert_string_equal(got.buf, want.buf);
+  assert_int_equal(got.at_line_start, want.at_line_start);
+  og_writer_free(&got);
+  og_writer_free(&want);
+}
+
+/* og_has_newline (word tests up to 16 bytes) against memchr: a newline
+ * at every offset of every length to 40, none, and bytes that differ
+ * from '\n' by one bit or by the borrow (0x0b, 0x09, 0x8a). */
+static void newline_test_finds_one_at_every_offset(void **state) {
+  (void)state;
+  char text[48];
+  static const char near[] = {'\x0b', '\x09', '\x8a', '\x00', 'a'};
+  for (size_t n = 0; n <= 40; n++) {
+    for (size_t k = 0; k < sizeof near; k++) {
+      memset(text, near[k], sizeof text);
+      assert_false(og_has_newline(text, n));
+      for (size_t at = 0; at < n; at++) {
+        text[at] = '\n';
+        assert_true(og_has_newline(text, n));
+        text[at] = near[k];
+      }
+      text[n] = '\n'; /* just past the end: not seen */
+      assert_false(og_has_newline(text, n));
+    }
+  }
+}
+
 /* The plain scan og_c_comment_text must match: a space after the first
  * byte of every "* /", "/ *" and "? ?" pair. */
 static void plain_comment_text(char *out, const char *p, size_t n) {
@@ -136,6 +250,9 @@ int main(void) {
       cmocka_unit_test(format_copies_runs_and_strings_of_every_length),
       cmocka_unit_test(writer_indents_every_depth),
       cmocka_unit_test(writer_reserve_keeps_text_and_makes_room),
+      cmocka_unit_test(writer_formats_in_place_as_printf_then_write),
+      cmocka_unit_test(writer_literal_formats_match_printf),
+      cmocka_unit_test(newline_test_finds_one_at_every_offset),
       cmocka_unit_test(comment_text_splits_pairs_at_every_offset),
       cmocka_unit_test(utf8_check_finds_a_bad_byte_at_every_offset),
   };

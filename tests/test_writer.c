@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,40 @@ static void atomic_write_into_missing_directory_fails_cleanly(void **state) {
   scratch_remove(&s);
 }
 
+/* A target that already holds the bytes is left alone (same inode, so
+ * its timestamp too); one that differs, in size or only in content, is
+ * replaced (a new inode: renamed over), empty files included. */
+static void unchanged_content_is_left_alone(void **state) {
+  (void)state;
+  scratch s;
+  scratch_make(&s);
+  char path[128];
+  snprintf(path, sizeof path, "%s/out.c", s.dir);
+  static const struct {
+    const char *text;
+    bool replaced;
+  } steps[] = {{"int x;\n", true},  {"int x;\n", false}, {"int y;\n", true},
+               {"int yy;\n", true}, {"", true},           {"", false},
+               {"int x;\n", true}};
+  enum { NSTEPS = sizeof steps / sizeof *steps };
+  ino_t last = 0;
+  int held[NSTEPS];
+  for (size_t i = 0; i < NSTEPS; i++) {
+    assert_true(
+        og_write_file_atomic(path, steps[i].text, strlen(steps[i].text)));
+    expect_contents(path, steps[i].text);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_ino != last, steps[i].replaced);
+    last = st.st_ino;
+    /* Held open, a replaced inode's number cannot come back. */
+    held[i] = open(path, O_RDONLY);
+    assert_true(held[i] >= 0);
+  }
+  for (size_t i = 0; i < NSTEPS; i++) close(held[i]);
+  scratch_remove(&s);
+}
+
 /* Setting the mode used to be chained into the rename: when it failed,
  * the file was never renamed into place, the temporary stayed behind,
  * and the call still reported success. */
@@ -98,6 +133,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(atomic_write_gives_whole_file_with_default_mode),
       cmocka_unit_test(atomic_write_into_missing_directory_fails_cleanly),
+      cmocka_unit_test(unchanged_content_is_left_alone),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

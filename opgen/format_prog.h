@@ -1,0 +1,58 @@
+/* A printf format literal parsed once: its literal runs with their
+ * lengths and its conversions with their specs, so that writing it again
+ * neither scans for '%' nor parses a spec. The writer's og_w_printf and
+ * og_w_line take only string literals (writer.h makes anything else fail
+ * to compile), whose bytes never change: a format's program is found by
+ * the literal's address, in a table shared by every thread. */
+#ifndef OPGEN_FORMAT_PROG_H
+#define OPGEN_FORMAT_PROG_H
+
+#include "format.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum og_fmt_op {
+  OG_FMT_TEXT, /* fmt[off .. off + len) */
+  OG_FMT_STR,  /* a plain %s */
+  OG_FMT_SPEC  /* any other conversion og_fmt_apply does */
+} og_fmt_op;
+
+typedef struct og_fmt_step {
+  uint32_t off, len; /* OG_FMT_TEXT; OG_FMT_SPEC: off indexes specs */
+  uint8_t op;        /* og_fmt_op */
+} og_fmt_step;
+
+typedef struct og_fmt_prog {
+  const char *fmt;
+  bool vsnprintf_only; /* a conversion that og_fmt_parse does not do */
+  bool text_newline;   /* a literal run holds a newline */
+  bool text_args;      /* %s or %c: an argument may hold a newline */
+  uint32_t nsteps;
+  og_fmt_spec *specs;
+  og_fmt_step steps[];
+} og_fmt_prog;
+
+/* The table the programs are found in, by og_fmt_prog_slot. */
+enum { OG_FMT_SLOTS = 4096 };
+extern _Atomic(og_fmt_prog *) og_fmt_slots[OG_FMT_SLOTS];
+
+static inline size_t og_fmt_prog_slot(const char *fmt) {
+  uint64_t h = (uint64_t)(uintptr_t)fmt * UINT64_C(0x9E3779B97F4A7C15);
+  return (size_t)(h >> 52); /* 12 bits: OG_FMT_SLOTS */
+}
+
+/* The program of `fmt` when it is not in its own slot: parsed and added
+ * on first use; NULL when there is no room near its slot. */
+const og_fmt_prog *og_fmt_prog_find(const char *fmt);
+
+/* The program of the string literal `fmt` (NULL: format it unparsed). */
+static inline const og_fmt_prog *og_fmt_prog_get(const char *fmt) {
+  og_fmt_prog *p = atomic_load_explicit(&og_fmt_slots[og_fmt_prog_slot(fmt)],
+                                        memory_order_acquire);
+  return p && p->fmt == fmt ? p : og_fmt_prog_find(fmt);
+}
+
+#endif

@@ -1,0 +1,82 @@
+/* The body both typed wrappers call (demo_foo_call) is part of the name
+ * model: an op whose own wrapper has that name is a clash, reported like
+ * every other one. Its `into` parameter is a fixed name of the wrapper
+ * scope: an argument named `into` is renamed, as one named `ctx` is. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char tmpdir[] = "/tmp/opgen_names_call_XXXXXX";
+
+/* `opgen gen` of `text`: its exit status, and its stderr in *err. */
+static int gen(const char *text, char **err) {
+  char path[600], cmd[2048];
+  snprintf(path, sizeof path, "%s/ops.op", tmpdir);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "cd '%s' && rm -rf out && '%s' gen -o out "
+           "ops.op 2>err", tmpdir, getenv("OPGEN_BIN"));
+  int rc = system(cmd);
+  snprintf(path, sizeof path, "%s/err", tmpdir);
+  *err = tu_read_file(path, NULL);
+  assert_non_null(*err);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void an_op_named_like_a_wrappers_body_clashes(void **state) {
+  (void)state;
+  char *err;
+  assert_int_equal(gen("package demo;\n"
+                       "op Example {\n  input x: float;\n  output y: float;\n}\n"
+                       "op ExampleCall { }\n", &err), 1);
+  assert_string_equal(err,
+      "ops.op:6:4: error: 'demo_example_call' (the wrapper of op "
+      "'ExampleCall') collides with 'demo_example_call' (the wrappers' body "
+      "of op 'Example'); rename one of them\n"
+      "ops.op:2:4: note: 'demo_example_call' (the wrappers' body of op "
+      "'Example') is generated here\n");
+  free(err);
+}
+
+static void an_argument_named_into_is_renamed(void **state) {
+  (void)state;
+  char *err;
+  assert_int_equal(gen("package demo;\n"
+                       "op Example {\n  input into: float;\n  output y: float;\n}\n",
+                       &err), 0);
+  assert_string_equal(err, "");
+  free(err);
+  char path[600];
+  snprintf(path, sizeof path, "%s/out/ops_ops.c", tmpdir);
+  char *c = tu_read_file(path, NULL);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "    const opr_tensor *into_,\n"
+                            "    opr_tensor **y,\n"
+                            "    bool into) {\n"));
+  assert_non_null(strstr(c, "  return demo_example_call(ctx, into_, &y, true);\n"));
+  free(c);
+}
+
+static int setup(void **state) {
+  (void)state;
+  return tu_tmpdir_make(tmpdir);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  return tu_tmpdir_remove(tmpdir);
+}
+
+int main(void) {
+  if (!getenv("OPGEN_BIN")) return 77;
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(an_op_named_like_a_wrappers_body_clashes),
+      cmocka_unit_test(an_argument_named_into_is_renamed),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
