@@ -5,36 +5,55 @@
 #include "emit_c_internal.h"
 
 #include "ascii.h"
+#include "pages.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Who generates a name, to say so in a diagnostic. */
-typedef struct claim {
-  const char *name;
-  const char *what;      /* "the wrapper", "an enumerator", ... */
+/* Who generates names, to say so in a diagnostic: one an item (op,
+ * attr, input, output, file), shared by the item's names. */
+typedef struct who {
   const char *item_kind; /* "attr", "input", "output"; NULL: the op's */
   const char *item;
   const og_op *op;       /* NULL: the file's */
   const og_c_file *file;
   const og_srcpos *pos; /* into the model or the og_c_file */
   bool shared; /* shape_fn: other ops may name the same function */
+} who;
+
+typedef struct claim {
+  const char *name;
+  const char *what; /* "the wrapper", "an enumerator", ... */
+  const who *at;
 } claim;
 
-/* An open-addressing hash set of names, each with an index into claims;
- * the hash is kept next to the name to compare before the strings. */
+/* What the run keeps of a global name (the name is the set's). */
+typedef struct kept {
+  const char *what;
+  const who *at;
+} kept;
+
+/* An open-addressing hash set of names, numbered in the order added.
+ * A slot is 8 bytes (the hash's high half to compare before the
+ * strings, and the number): a corpus run adds some 47,000 names at
+ * random slots, so the table's size is its cache misses. */
 typedef struct set_entry {
-  uint32_t hash, id; /* hash: the high half of name_hash */
-  const char *name;  /* NULL: empty */
+  uint32_t hash, id; /* id: the name's number + 1; 0: empty */
 } set_entry;
 
 typedef struct name_set {
   set_entry *slots;
-  size_t count, cap; /* cap: a power of two, or 0 */
+  const char **names; /* by number */
+  size_t count, cap, names_cap; /* cap: a power of two, or 0 */
 } name_set;
 
-/* Eight bytes a step: a corpus run hashes some 50,000 names. The value
+/* Large tables from og_pages (huge pages, no fault per 4 KiB). */
+static void *table(size_t size) {
+  return size >= 64 * 1024 ? og_pages_alloc(size) : og_xmalloc(size);
+}
+
+/* Eight bytes a step: a corpus run hashes some 60,000 names. The value
  * never reaches the output (only whether a name is present does). */
 static uint64_t name_hash(const char *s) {
   size_t n = strlen(s);
@@ -54,100 +73,129 @@ static uint64_t name_hash(const char *s) {
 
 /* The slot of name (hash h): its own, or the empty one it would take. */
 static set_entry *set_slot(const name_set *s, const char *name, uint64_t h) {
+  uint32_t tag = (uint32_t)(h >> 32);
   size_t i = h & (s->cap - 1);
-  for (; s->slots[i].name; i = (i + 1) & (s->cap - 1))
-    if (s->slots[i].hash == (uint32_t)(h >> 32) &&
-        strcmp(s->slots[i].name, name) == 0)
+  for (; s->slots[i].id; i = (i + 1) & (s->cap - 1))
+    if (s->slots[i].hash == tag &&
+        strcmp(s->names[s->slots[i].id - 1], name) == 0)
       break;
   return &s->slots[i];
 }
 
-static void set_grow(name_set *s) {
-  name_set b = {NULL, s->count, s->cap ? s->cap * 2 : 64};
-  b.slots = calloc(b.cap, sizeof *b.slots);
-  if (!b.slots) abort();
-  for (size_t i = 0; i < s->cap; i++) {
-    if (!s->slots[i].name) continue;
-    size_t j = (size_t)name_hash(s->slots[i].name) & (b.cap - 1);
-    while (b.slots[j].name) j = (j + 1) & (b.cap - 1);
-    b.slots[j] = s->slots[i];
+/* Empty slots for cap names; the names stay. */
+static void set_rehash(name_set *s, size_t cap) {
+  og_pages_free(s->slots, s->cap * sizeof *s->slots);
+  s->slots = table(cap * sizeof *s->slots);
+  memset(s->slots, 0, cap * sizeof *s->slots);
+  s->cap = cap;
+  for (size_t k = 0; k < s->count; k++) {
+    uint64_t h = name_hash(s->names[k]);
+    size_t j = h & (cap - 1);
+    while (s->slots[j].id) j = (j + 1) & (cap - 1);
+    s->slots[j] = (set_entry){(uint32_t)(h >> 32), (uint32_t)k + 1};
   }
-  free(s->slots);
-  *s = b;
 }
 
-static bool set_has(const name_set *s, const char *name, uint64_t h) {
-  return s->cap && set_slot(s, name, h)->name;
+static void set_names_room(name_set *s, size_t n) {
+  if (n <= s->names_cap) return;
+  size_t cap = s->names_cap ? s->names_cap : 16;
+  while (cap < n) cap *= 2;
+  const char **names = table(cap * sizeof *names);
+  if (s->count) memcpy(names, s->names, s->count * sizeof *names);
+  og_pages_free(s->names, s->names_cap * sizeof *names);
+  s->names = names;
+  s->names_cap = cap;
 }
 
 /* Room for n names without growing. */
 static void set_reserve(name_set *s, size_t n) {
-  if (!s->cap) { /* at once: no empty tables on the way */
-    size_t cap = 64;
-    while (cap < 2 * n + 2) cap *= 2;
-    s->slots = calloc(cap, sizeof *s->slots);
-    if (!s->slots) abort();
-    s->cap = cap;
-  }
-  while (s->cap < 2 * n + 2) set_grow(s);
+  size_t cap = s->cap ? s->cap : 64;
+  while (cap < 2 * n + 2) cap *= 2;
+  if (cap != s->cap) set_rehash(s, cap);
+  set_names_room(s, n);
 }
 
-/* Adds name (hash h) with id unless present; returns the id it has. */
-static size_t set_add_hashed(name_set *s, const char *name, uint64_t h,
-                             size_t id) {
-  if (2 * (s->count + 1) > s->cap) set_grow(s);
+/* The number of name (hash h), or -1 if absent. */
+static long set_find(const name_set *s, const char *name, uint64_t h) {
+  if (!s->cap) return -1;
+  return (long)set_slot(s, name, h)->id - 1;
+}
+
+/* Adds name (hash h) unless present; returns its number. */
+static size_t set_add_hashed(name_set *s, const char *name, uint64_t h) {
+  if (2 * (s->count + 1) > s->cap) set_rehash(s, s->cap ? 2 * s->cap : 64);
   set_entry *e = set_slot(s, name, h);
-  if (e->name) return e->id;
-  *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)id, name};
-  s->count++;
-  return id;
+  if (e->id) return e->id - 1;
+  set_names_room(s, s->count + 1);
+  s->names[s->count] = name;
+  *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)++s->count};
+  return s->count - 1;
 }
 
-static size_t set_add(name_set *s, const char *name, size_t id) {
-  return set_add_hashed(s, name, name_hash(name), id);
+static size_t set_add(name_set *s, const char *name) {
+  return set_add_hashed(s, name, name_hash(name));
+}
+
+/* Empty, keeping its tables. */
+static void set_clear(name_set *s) {
+  if (s->cap) memset(s->slots, 0, s->cap * sizeof *s->slots);
+  s->count = 0;
 }
 
 static void set_free(name_set *s) {
-  free(s->slots);
+  og_pages_free(s->slots, s->cap * sizeof *s->slots);
+  og_pages_free(s->names, s->names_cap * sizeof *s->names);
   *s = (name_set){0};
 }
 
 typedef struct run {
   og_diag *diag;
-  claim *claims;
-  size_t nclaims, cap;
+  og_arena *arena; /* the whos */
+  kept *claims;      /* by number in global */
+  size_t cap;
+  size_t *file_claims; /* by number in files: the claim of the file */
+  size_t file_cap;
   name_set global, files;
   bool ok;
   bool quiet; /* drops reports (an item's names after its first report) */
 } run;
 
-static void describe(og_writer *w, const claim *c) {
-  og_w_printf(w, "'%s' (%s", c->name, c->what);
-  if (c->item_kind) og_w_printf(w, " of %s '%s'", c->item_kind, c->item);
-  if (c->op) og_w_printf(w, " of op '%s'", c->op->name);
-  else og_w_printf(w, " of '%s'", c->file->path);
+static const who *new_who(run *r, who w) {
+  who *p = og_arena_alloc(r->arena, sizeof *p);
+  *p = w;
+  return p;
+}
+
+static void describe(og_writer *w, const char *name, const char *what,
+                     const who *at) {
+  og_w_printf(w, "'%s' (%s", name, what);
+  if (at->item_kind) og_w_printf(w, " of %s '%s'", at->item_kind, at->item);
+  if (at->op) og_w_printf(w, " of op '%s'", at->op->name);
+  else og_w_printf(w, " of '%s'", at->file->path);
   og_w_puts(w, ")");
 }
 
-static void report(run *r, const claim *c, const claim *earlier,
-                   const char *why) {
+/* earlier: the global name c collides with (its number); -1: none. */
+static void report(run *r, const claim *c, long earlier, const char *why) {
   r->ok = r->ok && r->quiet; /* an item with a report has failed already */
   if (r->quiet) return;
   og_writer t;
   og_writer_init(&t);
-  describe(&t, c);
-  if (earlier) {
+  describe(&t, c->name, c->what, c->at);
+  const kept *e = earlier >= 0 ? &r->claims[earlier] : NULL;
+  const char *ename = e ? r->global.names[earlier] : NULL;
+  if (e) {
     og_w_puts(&t, " collides with ");
-    describe(&t, earlier);
+    describe(&t, ename, e->what, e->at);
     og_w_puts(&t, "; rename one of them");
   } else {
     og_w_printf(&t, " %s", why);
   }
-  og_diag_report(r->diag, OG_SEV_ERROR, *c->pos, "%s", t.buf);
-  if (earlier) {
+  og_diag_report(r->diag, OG_SEV_ERROR, *c->at->pos, "%s", t.buf);
+  if (e) {
     t.len = 0;
-    describe(&t, earlier);
-    og_diag_report(r->diag, OG_SEV_NOTE, *earlier->pos, "%s is generated here",
+    describe(&t, ename, e->what, e->at);
+    og_diag_report(r->diag, OG_SEV_NOTE, *e->at->pos, "%s is generated here",
                    t.buf);
   }
   og_writer_free(&t);
@@ -165,24 +213,27 @@ static const char *global_problem(const char *name, bool spelling) {
 /* Records a global name; reports a clash with an earlier one or with a
  * reserved name. False if it reported. */
 static bool claim_name(run *r, claim c, bool spelling) {
-  if (r->nclaims == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 1024;
-    r->claims = realloc(r->claims, r->cap * sizeof *r->claims);
-    if (!r->claims) abort();
-  }
   const char *why = global_problem(c.name, spelling);
   if (why) {
-    report(r, &c, NULL, why);
+    report(r, &c, -1, why);
     return false;
   }
-  size_t id = set_add(&r->global, c.name, r->nclaims);
-  if (id != r->nclaims) {
-    const claim *e = &r->claims[id];
-    if (c.shared && e->shared) return true;
-    report(r, &c, e, NULL);
+  size_t before = r->global.count;
+  size_t id = set_add(&r->global, c.name);
+  if (id != before) {
+    if (c.at->shared && r->claims[id].at->shared) return true;
+    report(r, &c, (long)id, NULL);
     return false;
   }
-  r->claims[r->nclaims++] = c;
+  if (id == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 1024;
+    kept *claims = table(cap * sizeof *claims);
+    memcpy(claims, r->claims, r->cap * sizeof *claims);
+    og_pages_free(r->claims, r->cap * sizeof *claims);
+    r->claims = claims;
+    r->cap = cap;
+  }
+  r->claims[id] = (kept){c.what, c.at};
   return true;
 }
 
@@ -191,14 +242,16 @@ static bool claim_name(run *r, claim c, bool spelling) {
  * share the name that clashed, and one rename fixes all). */
 typedef struct item_ctx {
   run *r;
-  claim base; /* what, name filled per name */
+  const who *at;
   bool reported;
 } item_ctx;
 
+static item_ctx new_item(run *r, who w) {
+  return (item_ctx){r, new_who(r, w), false};
+}
+
 static void item_name(item_ctx *it, const char *what, const char *name) {
-  claim c = it->base;
-  c.what = what;
-  c.name = name;
+  claim c = {name, what, it->at};
   if (!it->reported) {
     it->reported = !claim_name(it->r, c, true);
     return;
@@ -245,8 +298,8 @@ static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
 
 static void attr_names(run *r, const og_c_file *f, const og_op *op,
                        const og_attr *a, const char *index) {
-  item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
-                     .file = f, .pos = &a->pos}, false};
+  item_ctx it = new_item(r, (who){.item_kind = "attr", .item = a->name,
+                                  .op = op, .file = f, .pos = &a->pos});
   if (og_c_attr_is_enum(a)) {
     item_name(&it, "the enum", og_cn_attr(f, op, a, OG_CN_ENUM));
     const char **enumerators = og_c_enumerators(f, op, a);
@@ -267,9 +320,9 @@ static void attr_names(run *r, const og_c_file *f, const og_op *op,
 
 static void arg_names(run *r, const og_c_file *f, const og_op *op,
                       const og_arg *arg, bool input, const char *index) {
-  item_ctx it = {r, {.item_kind = input ? "input" : "output",
-                     .item = arg->name, .op = op, .file = f, .pos = &arg->pos},
-                 false};
+  item_ctx it = new_item(r, (who){.item_kind = input ? "input" : "output",
+                                  .item = arg->name, .op = op, .file = f,
+                                  .pos = &arg->pos});
   bool list = og_c_arg_is_list(arg);
   item_name(&it, "the index constant", index);
   if (input) {
@@ -286,10 +339,11 @@ static void arg_names(run *r, const og_c_file *f, const og_op *op,
 }
 
 static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
-  claim c = {.name = op->shape_fn, .what = "the shape_fn", .op = op,
-             .file = f, .pos = &op->shape_fn_pos, .shared = true};
+  claim c = {op->shape_fn, "the shape_fn",
+             new_who(r, (who){.op = op, .file = f, .pos = &op->shape_fn_pos,
+                              .shared = true})};
   if (og_c_in_runtime_namespace(op->shape_fn))
-    report(r, &c, NULL, "is in the runtime's namespace (opr_, OPR_)");
+    report(r, &c, -1, "is in the runtime's namespace (opr_, OPR_)");
   else
     claim_name(r, c, true);
 }
@@ -302,7 +356,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration",
       "the caller-owned wrapper"};
-  item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
+  item_ctx it = new_item(r, (who){.op = op, .file = f, .pos = &op->pos});
   for (int p = 0; p < OG_CN_OP_PARTS; p++) {
     if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
         !og_c_has_attrs_struct(op))
@@ -321,9 +375,9 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
   else if (op->nshape_rules)
     for (size_t i = 0; i < op->nshape_lets; i++) {
       const og_shape_let *let = &op->shape_lets[i];
-      claim c = {.name = og_cn_shape_let(f, op, let), .what = "the function",
-                 .item_kind = "let", .item = let->name, .op = op, .file = f,
-                 .pos = &let->pos};
+      claim c = {og_cn_shape_let(f, op, let), "the function",
+                 new_who(r, (who){.item_kind = "let", .item = let->name,
+                                  .op = op, .file = f, .pos = &let->pos})};
       claim_name(r, c, true);
     }
   const char **ix[3];
@@ -350,11 +404,10 @@ static bool check_package(run *r, const og_c_file *f) {
              (!p[3] || p[3] == '_');
   bool reserved = p[0] == '_' || p[strlen(p) - 1] == '_' || strstr(p, "__");
   if (!opr && !reserved) return true;
-  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f,
-             .pos = &f->package_pos};
+  claim c = {og_cn_file(f, OG_CN_REGISTER_OPS), "the register function",
+             new_who(r, (who){.file = f, .pos = &f->package_pos})};
   const char *stmt = f->c_prefix ? "c_prefix" : "package";
-  report(r, &c, NULL,
+  report(r, &c, -1,
          og_arena_printf(f->arena,
                          opr ? "is in the runtime's namespace (opr_, OPR_); "
                                "choose another %s"
@@ -367,20 +420,24 @@ static bool check_package(run *r, const og_c_file *f) {
 static void file_names(run *r, const og_c_file *f) {
   static const og_cn_file_part files[] = {OG_CN_OPS_H, OG_CN_OPS_C,
                                           OG_CN_KERNELS_H};
+  const who *at = new_who(r, (who){.file = f, .pos = &f->package_pos});
   for (size_t k = 0; k < 3; k++) {
-    claim c = {.name = og_cn_file(f, files[k]), .what = "an output file",
-               .file = f, .pos = &f->package_pos};
+    claim c = {og_cn_file(f, files[k]), "an output file", at};
     /* Folded: x_ops.h and X_ops.h are one file on some file systems. */
     char *folded = og_arena_strdup(f->arena, c.name);
     for (char *p = folded; *p; p++) *p = (char)og_to_lower((unsigned char)*p);
-    size_t id = set_add(&r->files, folded, r->nclaims);
-    if (id != r->nclaims) {
-      report(r, &c, &r->claims[id], NULL);
+    size_t before = r->files.count;
+    size_t id = set_add(&r->files, folded);
+    if (id != before) {
+      report(r, &c, (long)r->file_claims[id], NULL);
       return; /* its guards would only say so again */
     }
+    r->file_claims = og_xgrow(r->file_claims, &r->file_cap, id + 1,
+                              sizeof *r->file_claims);
+    r->file_claims[id] = r->global.count;
     claim_name(r, c, false); /* no identifier has a '.': cannot fail */
   }
-  item_ctx it = {r, {.file = f, .pos = &f->package_pos}, false};
+  item_ctx it = {r, at, false};
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
 }
@@ -410,9 +467,8 @@ static int by_position(const void *a, const void *b) {
 static void check_file(run *r, const og_c_file *f) {
   file_names(r, f);
   if (!check_package(r, f)) return;
-  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f,
-             .pos = &f->package_pos};
+  claim c = {og_cn_file(f, OG_CN_REGISTER_OPS), "the register function",
+             new_who(r, (who){.file = f, .pos = &f->package_pos})};
   claim_name(r, c, true);
   /* In source order, so that a clash is reported at the later name. */
   const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
@@ -439,7 +495,7 @@ static bool taken(const scope *s, const char *name, uint64_t h,
                   bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
          (!mangled && og_c_in_runtime_namespace(name)) ||
-         set_has(s->global, name, h) || set_has(&s->names, name, h);
+         set_find(s->global, name, h) >= 0 || set_find(&s->names, name, h) >= 0;
 }
 
 static const char *scope_take(scope *s, const char *name) {
@@ -452,7 +508,7 @@ static const char *scope_take(scope *s, const char *name) {
            : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
     h = name_hash(cand);
   }
-  set_add_hashed(&s->names, cand, h, 0);
+  set_add_hashed(&s->names, cand, h);
   return cand;
 }
 
@@ -479,10 +535,8 @@ static const char *scope_count(scope *s, const char *name, const char *what,
 
 static void scope_reset(scope *s, const char *const *fixed, size_t n) {
   if (s->names.cap > 256) set_free(&s->names); /* else cleared in place */
-  else if (s->names.cap)
-    memset(s->names.slots, 0, s->names.cap * sizeof *s->names.slots);
-  s->names.count = 0;
-  for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i], 0);
+  else set_clear(&s->names);
+  for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i]);
 }
 
 static const char **names_for(const og_c_file *f, size_t n) {
@@ -569,21 +623,25 @@ static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
 }
 
 bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
-  run r = {.diag = diag, .ok = true};
+  og_arena whos;
+  og_arena_init(&whos);
+  run r = {.diag = diag, .arena = &whos, .ok = true};
   /* Sized once: growing tables touch fresh pages, which cost more than
    * the hashing. */
   size_t estimate = 64;
   for (size_t i = 0; i < n; i++) estimate += estimate_names(&files[i]);
   r.cap = estimate + estimate / 4;
-  r.claims = malloc(r.cap * sizeof *r.claims);
-  if (!r.claims) abort();
+  r.claims = table(r.cap * sizeof *r.claims);
   set_reserve(&r.global, estimate);
+  set_names_room(&r.global, r.cap);
   for (size_t i = 0; i < n; i++) check_file(&r, &files[i]);
 
   for (size_t i = 0; i < n; i++)
     r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
   set_free(&r.global);
   set_free(&r.files);
-  free(r.claims);
+  og_pages_free(r.claims, r.cap * sizeof *r.claims);
+  free(r.file_claims);
+  og_arena_free(&whos);
   return r.ok;
 }
