@@ -1,7 +1,14 @@
 /* Checks the names of a whole `gen` run before anything is written: every
  * global name once (one namespace for all files and packages), file
  * names case-insensitively, each against the reserved names; then gives
- * each op's parameters and members their mangled names. */
+ * each op's parameters and members their mangled names.
+ *
+ * The global names are first recorded in source order, then checked
+ * all at once: inserted into the hash table in the table's own order (a
+ * stable sort by slot), so that its memory is swept once rather than
+ * hit at random some 33,000 times for a corpus; then the problems are
+ * reported in the recorded order, as if each name were checked when
+ * recorded. */
 #include "emit_c_internal.h"
 
 #include "ascii.h"
@@ -19,7 +26,8 @@ typedef struct who {
   const og_op *op;       /* NULL: the file's */
   const og_c_file *file;
   const og_srcpos *pos; /* into the model or the og_c_file */
-  bool shared; /* shape_fn: other ops may name the same function */
+  bool shared;   /* shape_fn: other ops may name the same function */
+  bool reported; /* an item's names after its first report stay quiet */
 } who;
 
 typedef struct claim {
@@ -28,25 +36,20 @@ typedef struct claim {
   const who *at;
 } claim;
 
-/* What the run keeps of a global name (the name is the set's). */
-typedef struct kept {
-  const char *what;
-  const who *at;
-} kept;
+/* A recorded global name, or a report found while recording. */
+typedef enum entry_kind {
+  E_CLAIM,    /* a name; its reserved spelling checked */
+  E_CLAIM_ANY_SPELLING, /* a file name: no identifier */
+  E_REPORT,   /* why, or the collision with `first` */
+} entry_kind;
 
-/* An open-addressing hash set of names, numbered in the order added.
- * A slot is 8 bytes (the hash's high half to compare before the
- * strings, and the number): a corpus run adds some 47,000 names at
- * random slots, so the table's size is its cache misses. */
-typedef struct set_entry {
-  uint32_t hash, id; /* id: the name's number + 1; 0: empty */
-} set_entry;
-
-typedef struct name_set {
-  set_entry *slots;
-  const char **names; /* by number */
-  size_t count, cap, names_cap; /* cap: a power of two, or 0 */
-} name_set;
+typedef struct entry {
+  claim c;
+  const char *why; /* a reserved name, or an E_REPORT's text */
+  int32_t first;   /* the earlier entry of the same name, or -1 */
+  uint8_t kind;
+  bool item; /* an item's name (quiet after the item's first report) */
+} entry;
 
 /* Large tables from og_pages (huge pages, no fault per 4 KiB). */
 static void *table(size_t size) {
@@ -71,7 +74,39 @@ static uint64_t name_hash(const char *s) {
   return h ^ (h >> 32);
 }
 
+/* A slot: the hash's low half, to compare before the strings, and the
+ * name's number + 1 (0: empty). */
+typedef struct set_entry {
+  uint32_t hash, id;
+} set_entry;
+
+/* The global names: slot i from the hash's top bits, so that names
+ * sorted by hash fill the table from its start to its end. */
+typedef struct global_set {
+  set_entry *slots;
+  size_t cap;     /* a power of two */
+  unsigned shift; /* 64 - log2(cap) */
+  const entry *entries;
+} global_set;
+
 /* The slot of name (hash h): its own, or the empty one it would take. */
+static set_entry *global_slot(const global_set *g, const char *name,
+                              uint64_t h) {
+  size_t i = (size_t)(h >> g->shift);
+  for (; g->slots[i].id; i = (i + 1) & (g->cap - 1))
+    if (g->slots[i].hash == (uint32_t)h &&
+        strcmp(g->entries[g->slots[i].id - 1].c.name, name) == 0)
+      break;
+  return &g->slots[i];
+}
+
+/* One scope's names (a few dozen): slot i from the hash's low bits. */
+typedef struct name_set {
+  set_entry *slots;
+  const char **names; /* by number */
+  size_t count, cap, names_cap; /* cap: a power of two, or 0 */
+} name_set;
+
 static set_entry *set_slot(const name_set *s, const char *name, uint64_t h) {
   uint32_t tag = (uint32_t)(h >> 32);
   size_t i = h & (s->cap - 1);
@@ -84,8 +119,8 @@ static set_entry *set_slot(const name_set *s, const char *name, uint64_t h) {
 
 /* Empty slots for cap names; the names stay. */
 static void set_rehash(name_set *s, size_t cap) {
-  og_pages_free(s->slots, s->cap * sizeof *s->slots);
-  s->slots = table(cap * sizeof *s->slots);
+  free(s->slots);
+  s->slots = og_xmalloc(cap * sizeof *s->slots);
   memset(s->slots, 0, cap * sizeof *s->slots);
   s->cap = cap;
   for (size_t k = 0; k < s->count; k++) {
@@ -96,29 +131,8 @@ static void set_rehash(name_set *s, size_t cap) {
   }
 }
 
-static void set_names_room(name_set *s, size_t n) {
-  if (n <= s->names_cap) return;
-  size_t cap = s->names_cap ? s->names_cap : 16;
-  while (cap < n) cap *= 2;
-  const char **names = table(cap * sizeof *names);
-  if (s->count) memcpy(names, s->names, s->count * sizeof *names);
-  og_pages_free(s->names, s->names_cap * sizeof *names);
-  s->names = names;
-  s->names_cap = cap;
-}
-
-/* Room for n names without growing. */
-static void set_reserve(name_set *s, size_t n) {
-  size_t cap = s->cap ? s->cap : 64;
-  while (cap < 2 * n + 2) cap *= 2;
-  if (cap != s->cap) set_rehash(s, cap);
-  set_names_room(s, n);
-}
-
-/* The number of name (hash h), or -1 if absent. */
-static long set_find(const name_set *s, const char *name, uint64_t h) {
-  if (!s->cap) return -1;
-  return (long)set_slot(s, name, h)->id - 1;
+static bool set_has(const name_set *s, const char *name, uint64_t h) {
+  return s->cap && set_slot(s, name, h)->id;
 }
 
 /* Adds name (hash h) unless present; returns its number. */
@@ -126,7 +140,7 @@ static size_t set_add_hashed(name_set *s, const char *name, uint64_t h) {
   if (2 * (s->count + 1) > s->cap) set_rehash(s, s->cap ? 2 * s->cap : 64);
   set_entry *e = set_slot(s, name, h);
   if (e->id) return e->id - 1;
-  set_names_room(s, s->count + 1);
+  s->names = og_xgrow(s->names, &s->names_cap, s->count + 1, sizeof *s->names);
   s->names[s->count] = name;
   *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)++s->count};
   return s->count - 1;
@@ -143,21 +157,21 @@ static void set_clear(name_set *s) {
 }
 
 static void set_free(name_set *s) {
-  og_pages_free(s->slots, s->cap * sizeof *s->slots);
-  og_pages_free(s->names, s->names_cap * sizeof *s->names);
+  free(s->slots);
+  free(s->names);
   *s = (name_set){0};
 }
 
 typedef struct run {
   og_diag *diag;
   og_arena *arena; /* the whos */
-  kept *claims;      /* by number in global */
-  size_t cap;
-  size_t *file_claims; /* by number in files: the claim of the file */
+  entry *entries;
+  size_t count, cap;
+  size_t *file_claims; /* by number in files: the file name's entry */
   size_t file_cap;
-  name_set global, files;
+  name_set files;
+  global_set global;
   bool ok;
-  bool quiet; /* drops reports (an item's names after its first report) */
 } run;
 
 static const who *new_who(run *r, who w) {
@@ -166,37 +180,57 @@ static const who *new_who(run *r, who w) {
   return p;
 }
 
-static void describe(og_writer *w, const char *name, const char *what,
-                     const who *at) {
-  og_w_printf(w, "'%s' (%s", name, what);
-  if (at->item_kind) og_w_printf(w, " of %s '%s'", at->item_kind, at->item);
-  if (at->op) og_w_printf(w, " of op '%s'", at->op->name);
-  else og_w_printf(w, " of '%s'", at->file->path);
+static void record(run *r, entry e) {
+  if (r->count == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 1024;
+    entry *entries = table(cap * sizeof *entries);
+    if (r->count) memcpy(entries, r->entries, r->count * sizeof *entries);
+    og_pages_free(r->entries, r->cap * sizeof *entries);
+    r->entries = entries;
+    r->cap = cap;
+  }
+  r->entries[r->count++] = e;
+}
+
+/* Records a global name (spelling: checked for a reserved spelling). */
+static void claim_name(run *r, claim c, bool spelling) {
+  record(r, (entry){c, NULL, -1, spelling ? E_CLAIM : E_CLAIM_ANY_SPELLING,
+                    false});
+}
+
+/* Records a report: why, or a collision with entry `earlier`. */
+static void record_report(run *r, claim c, const char *why, long earlier) {
+  record(r, (entry){c, why, (int32_t)earlier, E_REPORT, false});
+}
+
+static void describe(og_writer *w, const claim *c) {
+  og_w_printf(w, "'%s' (%s", c->name, c->what);
+  if (c->at->item_kind)
+    og_w_printf(w, " of %s '%s'", c->at->item_kind, c->at->item);
+  if (c->at->op) og_w_printf(w, " of op '%s'", c->at->op->name);
+  else og_w_printf(w, " of '%s'", c->at->file->path);
   og_w_puts(w, ")");
 }
 
-/* earlier: the global name c collides with (its number); -1: none. */
-static void report(run *r, const claim *c, long earlier, const char *why) {
-  r->ok = r->ok && r->quiet; /* an item with a report has failed already */
-  if (r->quiet) return;
+static void report(run *r, const claim *c, const claim *earlier,
+                   const char *why) {
+  r->ok = false;
   og_writer t;
   og_writer_init(&t);
-  describe(&t, c->name, c->what, c->at);
-  const kept *e = earlier >= 0 ? &r->claims[earlier] : NULL;
-  const char *ename = e ? r->global.names[earlier] : NULL;
-  if (e) {
+  describe(&t, c);
+  if (earlier) {
     og_w_puts(&t, " collides with ");
-    describe(&t, ename, e->what, e->at);
+    describe(&t, earlier);
     og_w_puts(&t, "; rename one of them");
   } else {
     og_w_printf(&t, " %s", why);
   }
   og_diag_report(r->diag, OG_SEV_ERROR, *c->at->pos, "%s", t.buf);
-  if (e) {
+  if (earlier) {
     t.len = 0;
-    describe(&t, ename, e->what, e->at);
-    og_diag_report(r->diag, OG_SEV_NOTE, *e->at->pos, "%s is generated here",
-                   t.buf);
+    describe(&t, earlier);
+    og_diag_report(r->diag, OG_SEV_NOTE, *earlier->at->pos,
+                   "%s is generated here", t.buf);
   }
   og_writer_free(&t);
 }
@@ -210,31 +244,84 @@ static const char *global_problem(const char *name, bool spelling) {
   return NULL;
 }
 
-/* Records a global name; reports a clash with an earlier one or with a
- * reserved name. False if it reported. */
-static bool claim_name(run *r, claim c, bool spelling) {
-  const char *why = global_problem(c.name, spelling);
-  if (why) {
-    report(r, &c, -1, why);
-    return false;
+/* A name to insert: its hash and entry (the name copied: the entries
+ * are read in table order, at random, only where a hash matches). */
+typedef struct to_insert {
+  uint64_t hash;
+  const char *name;
+  size_t entry;
+} to_insert;
+
+/* The names free of reserved ones, stably sorted by their hash's top
+ * `bits` bits (a counting sort: the order of equal names stays). */
+static to_insert *sorted_names(run *r, unsigned bits, size_t *n) {
+  enum { RADIX = 11 };
+  unsigned b = bits < RADIX ? bits : RADIX;
+  size_t *start = calloc((size_t)1 << b, sizeof *start);
+  to_insert *in = table(r->count * sizeof *in);
+  to_insert *out = table(r->count * sizeof *out);
+  if (!start) abort();
+  size_t k = 0;
+  for (size_t i = 0; i < r->count; i++) {
+    entry *e = &r->entries[i];
+    if (e->kind == E_REPORT) continue;
+    e->why = global_problem(e->c.name, e->kind == E_CLAIM);
+    if (e->why) continue;
+    in[k++] = (to_insert){name_hash(e->c.name), e->c.name, i};
   }
-  size_t before = r->global.count;
-  size_t id = set_add(&r->global, c.name);
-  if (id != before) {
-    if (c.at->shared && r->claims[id].at->shared) return true;
-    report(r, &c, (long)id, NULL);
-    return false;
+  for (size_t i = 0; i < k; i++) start[in[i].hash >> (64 - b)]++;
+  for (size_t v = 0, sum = 0; v < ((size_t)1 << b); v++) {
+    size_t c = start[v];
+    start[v] = sum;
+    sum += c;
   }
-  if (id == r->cap) {
-    size_t cap = r->cap ? 2 * r->cap : 1024;
-    kept *claims = table(cap * sizeof *claims);
-    memcpy(claims, r->claims, r->cap * sizeof *claims);
-    og_pages_free(r->claims, r->cap * sizeof *claims);
-    r->claims = claims;
-    r->cap = cap;
+  for (size_t i = 0; i < k; i++) out[start[in[i].hash >> (64 - b)]++] = in[i];
+  free(start);
+  og_pages_free(in, r->count * sizeof *in);
+  *n = k;
+  return out;
+}
+
+/* Fills the global table; sets each entry's `first`. */
+static void dedup(run *r) {
+  global_set *g = &r->global;
+  unsigned bits = 6;
+  while (((size_t)1 << bits) < 2 * r->count + 2) bits++;
+  g->cap = (size_t)1 << bits;
+  g->shift = 64 - bits;
+  g->entries = r->entries;
+  g->slots = table(g->cap * sizeof *g->slots);
+  memset(g->slots, 0, g->cap * sizeof *g->slots);
+  size_t n;
+  to_insert *order = sorted_names(r, bits, &n);
+  for (size_t k = 0; k < n; k++) {
+    set_entry *s = global_slot(g, order[k].name, order[k].hash);
+    if (s->id) r->entries[order[k].entry].first = (int32_t)(s->id - 1);
+    else *s = (set_entry){(uint32_t)order[k].hash, (uint32_t)order[k].entry + 1};
   }
-  r->claims[id] = (kept){c.what, c.at};
-  return true;
+  og_pages_free(order, r->count * sizeof *order);
+}
+
+/* Reports in recorded order what dedup found. */
+static void report_all(run *r) {
+  for (size_t i = 0; i < r->count; i++) {
+    const entry *e = &r->entries[i];
+    const claim *earlier = e->first >= 0 ? &r->entries[e->first].c : NULL;
+    if (e->kind == E_REPORT) {
+      report(r, &e->c, earlier, e->why);
+      continue;
+    }
+    if (!e->why && (!earlier || (e->c.at->shared && earlier->at->shared)))
+      continue;
+    who *at = (who *)e->c.at; /* the run's own */
+    if (e->item && at->reported) continue; /* quiet */
+    if (e->item) at->reported = true;
+    report(r, &e->c, e->why ? NULL : earlier, e->why);
+  }
+}
+
+static bool global_has(const global_set *g, const char *name, uint64_t h) {
+  return global_slot(g, name, h)->id != 0;
 }
 
 /* The names of one op, attr, input, output or file: after its first
@@ -243,22 +330,14 @@ static bool claim_name(run *r, claim c, bool spelling) {
 typedef struct item_ctx {
   run *r;
   const who *at;
-  bool reported;
 } item_ctx;
 
 static item_ctx new_item(run *r, who w) {
-  return (item_ctx){r, new_who(r, w), false};
+  return (item_ctx){r, new_who(r, w)};
 }
 
 static void item_name(item_ctx *it, const char *what, const char *name) {
-  claim c = {name, what, it->at};
-  if (!it->reported) {
-    it->reported = !claim_name(it->r, c, true);
-    return;
-  }
-  it->r->quiet = true;
-  claim_name(it->r, c, true);
-  it->r->quiet = false;
+  record(it->r, (entry){{name, what, it->at}, NULL, -1, E_CLAIM, true});
 }
 
 static bool has_items(const og_attr *a) {
@@ -343,7 +422,7 @@ static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
              new_who(r, (who){.op = op, .file = f, .pos = &op->shape_fn_pos,
                               .shared = true})};
   if (og_c_in_runtime_namespace(op->shape_fn))
-    report(r, &c, -1, "is in the runtime's namespace (opr_, OPR_)");
+    record_report(r, c, "is in the runtime's namespace (opr_, OPR_)", -1);
   else
     claim_name(r, c, true);
 }
@@ -407,13 +486,14 @@ static bool check_package(run *r, const og_c_file *f) {
   claim c = {og_cn_file(f, OG_CN_REGISTER_OPS), "the register function",
              new_who(r, (who){.file = f, .pos = &f->package_pos})};
   const char *stmt = f->c_prefix ? "c_prefix" : "package";
-  report(r, &c, -1,
+  record_report(r, c,
          og_arena_printf(f->arena,
                          opr ? "is in the runtime's namespace (opr_, OPR_); "
                                "choose another %s"
                              : "contains '__' or starts with '_', which C "
                                "and C++ reserve; choose another %s",
-                         stmt));
+                         stmt),
+         -1);
   return false;
 }
 
@@ -429,15 +509,15 @@ static void file_names(run *r, const og_c_file *f) {
     size_t before = r->files.count;
     size_t id = set_add(&r->files, folded);
     if (id != before) {
-      report(r, &c, (long)r->file_claims[id], NULL);
+      record_report(r, c, NULL, (long)r->file_claims[id]);
       return; /* its guards would only say so again */
     }
     r->file_claims = og_xgrow(r->file_claims, &r->file_cap, id + 1,
                               sizeof *r->file_claims);
-    r->file_claims[id] = r->global.count;
+    r->file_claims[id] = r->count;
     claim_name(r, c, false); /* no identifier has a '.': cannot fail */
   }
-  item_ctx it = {r, at, false};
+  item_ctx it = {r, at};
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
 }
@@ -483,7 +563,7 @@ static void check_file(run *r, const og_c_file *f) {
  * in the scope; then it gets '_', else "_2", "_3", ... */
 typedef struct scope {
   const og_c_file *f;
-  const name_set *global;
+  const global_set *global;
   name_set names;
   og_diag *diag;
   bool ok;
@@ -495,7 +575,7 @@ static bool taken(const scope *s, const char *name, uint64_t h,
                   bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
          (!mangled && og_c_in_runtime_namespace(name)) ||
-         set_find(s->global, name, h) >= 0 || set_find(&s->names, name, h) >= 0;
+         global_has(s->global, name, h) || set_has(&s->names, name, h);
 }
 
 static const char *scope_take(scope *s, const char *name) {
@@ -599,7 +679,8 @@ static void member_scopes(scope *s, const og_op *op, og_cn_scoped *n) {
                                 op->outputs[i].pos);
 }
 
-static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
+static bool scope_names(og_c_file *f, const global_set *global,
+                        og_diag *diag) {
   scope s = {.f = f, .global = global, .diag = diag, .ok = true};
   for (size_t i = 0; i < f->nops; i++) {
     const og_op *op = f->ops[i];
@@ -626,21 +707,19 @@ bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
   og_arena whos;
   og_arena_init(&whos);
   run r = {.diag = diag, .arena = &whos, .ok = true};
-  /* Sized once: growing tables touch fresh pages, which cost more than
-   * the hashing. */
+  /* Sized once: growing tables touch fresh memory. */
   size_t estimate = 64;
   for (size_t i = 0; i < n; i++) estimate += estimate_names(&files[i]);
-  r.cap = estimate + estimate / 4;
-  r.claims = table(r.cap * sizeof *r.claims);
-  set_reserve(&r.global, estimate);
-  set_names_room(&r.global, r.cap);
+  r.cap = estimate;
+  r.entries = table(r.cap * sizeof *r.entries);
   for (size_t i = 0; i < n; i++) check_file(&r, &files[i]);
-
+  dedup(&r);
+  report_all(&r);
   for (size_t i = 0; i < n; i++)
     r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
-  set_free(&r.global);
+  og_pages_free(r.global.slots, r.global.cap * sizeof *r.global.slots);
   set_free(&r.files);
-  og_pages_free(r.claims, r.cap * sizeof *r.claims);
+  og_pages_free(r.entries, r.cap * sizeof *r.entries);
   free(r.file_claims);
   og_arena_free(&whos);
   return r.ok;
