@@ -30,6 +30,20 @@ void og_arena_free(og_arena *arena) {
   arena->head = NULL;
 }
 
+void og_arena_adopt(og_arena *dst, og_arena *src) {
+  og_arena_block *last = src->head;
+  if (!last) return;
+  while (last->next) last = last->next;
+  /* After dst's head, which stays the block it allocates from. */
+  if (dst->head) {
+    last->next = dst->head->next;
+    dst->head->next = src->head;
+  } else {
+    dst->head = src->head;
+  }
+  src->head = NULL;
+}
+
 void *og_xmalloc(size_t size) {
   void *p = malloc(size ? size : 1);
   if (!p) {

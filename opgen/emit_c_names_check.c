@@ -14,6 +14,7 @@
 #include "ascii.h"
 #include "pages.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ typedef enum entry_kind {
 typedef struct entry {
   claim c;
   const char *why; /* a reserved name, or an E_REPORT's text */
+  uint64_t hash;   /* of a claim's name */
   int32_t first;   /* the earlier entry of the same name, or -1 */
   uint8_t kind;
   bool item; /* an item's name (quiet after the item's first report) */
@@ -180,7 +182,16 @@ static const who *new_who(run *r, who w) {
   return p;
 }
 
-static void record(run *r, entry e) {
+/* Why a global name cannot be used, or NULL. */
+static const char *global_problem(const char *name, bool spelling) {
+  if (spelling && og_c_reserved_spelling(name))
+    return "contains '__' or starts with '_', which C and C++ reserve";
+  if (og_c_reserved(name) != OG_C_FREE)
+    return "is a C or C++ keyword or a name of the standard headers";
+  return NULL;
+}
+
+static void append(run *r, const entry *e) {
   if (r->count == r->cap) {
     size_t cap = r->cap ? 2 * r->cap : 1024;
     entry *entries = table(cap * sizeof *entries);
@@ -189,18 +200,28 @@ static void record(run *r, entry e) {
     r->entries = entries;
     r->cap = cap;
   }
-  r->entries[r->count++] = e;
+  r->entries[r->count++] = *e;
+}
+
+/* Adds e; a claim's name is hashed and checked here, on the thread that
+ * records it (see name_ops). */
+static void record(run *r, entry e) {
+  if (e.kind != E_REPORT) {
+    e.why = global_problem(e.c.name, e.kind == E_CLAIM);
+    e.hash = name_hash(e.c.name);
+  }
+  append(r, &e);
 }
 
 /* Records a global name (spelling: checked for a reserved spelling). */
 static void claim_name(run *r, claim c, bool spelling) {
-  record(r, (entry){c, NULL, -1, spelling ? E_CLAIM : E_CLAIM_ANY_SPELLING,
-                    false});
+  record(r, (entry){c, NULL, 0, -1,
+                    spelling ? E_CLAIM : E_CLAIM_ANY_SPELLING, false});
 }
 
 /* Records a report: why, or a collision with entry `earlier`. */
 static void record_report(run *r, claim c, const char *why, long earlier) {
-  record(r, (entry){c, why, (int32_t)earlier, E_REPORT, false});
+  record(r, (entry){c, why, 0, (int32_t)earlier, E_REPORT, false});
 }
 
 static void describe(og_writer *w, const claim *c) {
@@ -235,15 +256,6 @@ static void report(run *r, const claim *c, const claim *earlier,
   og_writer_free(&t);
 }
 
-/* Why a global name cannot be used, or NULL. */
-static const char *global_problem(const char *name, bool spelling) {
-  if (spelling && og_c_reserved_spelling(name))
-    return "contains '__' or starts with '_', which C and C++ reserve";
-  if (og_c_reserved(name) != OG_C_FREE)
-    return "is a C or C++ keyword or a name of the standard headers";
-  return NULL;
-}
-
 /* A name to insert: its hash and entry (the name copied: the entries
  * are read in table order, at random, only where a hash matches). */
 typedef struct to_insert {
@@ -263,11 +275,9 @@ static to_insert *sorted_names(run *r, unsigned bits, size_t *n) {
   if (!start) abort();
   size_t k = 0;
   for (size_t i = 0; i < r->count; i++) {
-    entry *e = &r->entries[i];
-    if (e->kind == E_REPORT) continue;
-    e->why = global_problem(e->c.name, e->kind == E_CLAIM);
-    if (e->why) continue;
-    in[k++] = (to_insert){name_hash(e->c.name), e->c.name, i};
+    const entry *e = &r->entries[i];
+    if (e->kind != E_REPORT && !e->why)
+      in[k++] = (to_insert){e->hash, e->c.name, i};
   }
   for (size_t i = 0; i < k; i++) start[in[i].hash >> (64 - b)]++;
   for (size_t v = 0, sum = 0; v < ((size_t)1 << b); v++) {
@@ -337,7 +347,7 @@ static item_ctx new_item(run *r, who w) {
 }
 
 static void item_name(item_ctx *it, const char *what, const char *name) {
-  record(it->r, (entry){{name, what, it->at}, NULL, -1, E_CLAIM, true});
+  record(it->r, (entry){{name, what, it->at}, NULL, 0, -1, E_CLAIM, true});
 }
 
 static bool has_items(const og_attr *a) {
@@ -475,6 +485,53 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
     arg_names(r, f, op, &op->outputs[i], false, out_ix[i]);
 }
 
+/* The later ops of a file, named on a thread of their own: into their
+ * own run and a copy of the file with its own arena, both merged into
+ * the caller's after (the names and entries are the same as if named
+ * in one go; each op's cache slot is written by one thread). */
+typedef struct half {
+  run r;
+  og_arena whos, names;
+  og_c_file f; /* kept till the run ends: the whos point at it */
+  const og_op *const *ops;
+  size_t n;
+} half;
+
+static void *name_half(void *arg) {
+  half *h = arg;
+  for (size_t i = 0; i < h->n; i++) op_names(&h->r, &h->f, h->ops[i]);
+  return NULL;
+}
+
+/* Ops enough for two threads: starting one costs some 50 us. */
+enum { SPLIT_OPS = 256 };
+
+static void name_ops(run *r, const og_c_file *f, const og_op *const *ops,
+                     size_t n) {
+  size_t k = n / 2;
+  if (n < SPLIT_OPS) {
+    for (size_t i = 0; i < n; i++) op_names(r, f, ops[i]);
+    return;
+  }
+  half *h = og_arena_alloc(r->arena, sizeof *h);
+  og_arena_init(&h->whos);
+  og_arena_init(&h->names);
+  h->r = (run){.arena = &h->whos};
+  h->f = *f;
+  h->f.arena = &h->names;
+  h->ops = ops + k;
+  h->n = n - k;
+  pthread_t thread;
+  bool started = pthread_create(&thread, NULL, name_half, h) == 0;
+  for (size_t i = 0; i < k; i++) op_names(r, f, ops[i]);
+  if (started) pthread_join(thread, NULL);
+  else name_half(h);
+  for (size_t i = 0; i < h->r.count; i++) append(r, &h->r.entries[i]);
+  og_pages_free(h->r.entries, h->r.cap * sizeof *h->r.entries);
+  og_arena_adopt(r->arena, &h->whos);
+  og_arena_adopt(f->arena, &h->names);
+}
+
 /* The package itself: the runtime's prefix, or one that makes every name
  * reserved. False when the file's names need not be looked at. */
 static bool check_package(run *r, const og_c_file *f) {
@@ -554,7 +611,7 @@ static void check_file(run *r, const og_c_file *f) {
   const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
   memcpy(ops, f->ops, f->nops * sizeof *ops);
   qsort(ops, f->nops, sizeof *ops, by_position);
-  for (size_t i = 0; i < f->nops; i++) op_names(r, f, ops[i]);
+  name_ops(r, f, ops, f->nops);
 }
 
 /* One scope (a function's parameters and locals, a struct's members):
@@ -565,7 +622,7 @@ typedef struct scope {
   const og_c_file *f;
   const global_set *global;
   name_set names;
-  og_diag *diag;
+  og_diag *diag; /* NULL: a problem only sets `ok` (see scope_names) */
   bool ok;
 } scope;
 
@@ -598,10 +655,11 @@ static const char *scope_name(scope *s, const char *name, const char *what,
                               const og_op *op, og_srcpos pos) {
   const char *id = scope_take(s, name);
   if (og_c_reserved_spelling(id)) {
-    og_diag_report(s->diag, OG_SEV_ERROR, pos,
-                   "'%s' (%s of op '%s') contains '__', which C++ reserves; "
-                   "rename it",
-                   id, what, op->name);
+    if (s->diag)
+      og_diag_report(s->diag, OG_SEV_ERROR, pos,
+                     "'%s' (%s of op '%s') contains '__', which C++ "
+                     "reserves; rename it",
+                     id, what, op->name);
     s->ok = false;
   }
   return id;
@@ -679,10 +737,10 @@ static void member_scopes(scope *s, const og_op *op, og_cn_scoped *n) {
                                 op->outputs[i].pos);
 }
 
-static bool scope_names(og_c_file *f, const global_set *global,
-                        og_diag *diag) {
-  scope s = {.f = f, .global = global, .diag = diag, .ok = true};
-  for (size_t i = 0; i < f->nops; i++) {
+/* The scoped names of ops [from, to) of f. */
+static void scope_ops(scope *s, size_t from, size_t to) {
+  const og_c_file *f = s->f;
+  for (size_t i = from; i < to; i++) {
     const og_op *op = f->ops[i];
     og_cn_scoped n;
     n.in = names_for(f, op->ninputs), n.in_count = names_for(f, op->ninputs);
@@ -695,11 +753,44 @@ static bool scope_names(og_c_file *f, const global_set *global,
     n.kernel_type = names_for(f, op->nattrs);
     n.host_in = names_for(f, op->ninputs);
     n.host_out = names_for(f, op->noutputs);
-    wrapper_scope(&s, op, &n);
-    member_scopes(&s, op, &n);
+    wrapper_scope(s, op, &n);
+    member_scopes(s, op, &n);
     og_c_cache_set_scoped(f, op, &n);
   }
-  set_free(&s.names);
+  set_free(&s->names);
+}
+
+/* The later half of a file's ops, on a thread of its own, with a copy of
+ * the file that has its own arena; without reports (on a problem the
+ * caller names them again, reporting, after its own half). */
+typedef struct scope_half {
+  scope s;
+  og_c_file f;
+  og_arena names;
+  size_t from, to;
+} scope_half;
+
+static void *scope_half_run(void *arg) {
+  scope_half *h = arg;
+  scope_ops(&h->s, h->from, h->to);
+  return NULL;
+}
+
+static bool scope_names(og_c_file *f, const global_set *global,
+                        og_diag *diag) {
+  scope s = {.f = f, .global = global, .diag = diag, .ok = true};
+  size_t n = f->nops, k = n < SPLIT_OPS ? n : n / 2;
+  scope_half h = {.f = *f, .from = k, .to = n};
+  og_arena_init(&h.names);
+  h.f.arena = &h.names;
+  h.s = (scope){.f = &h.f, .global = global, .ok = true};
+  pthread_t thread;
+  bool started = k < n && pthread_create(&thread, NULL, scope_half_run, &h) == 0;
+  scope_ops(&s, 0, k);
+  if (started) pthread_join(thread, NULL);
+  else scope_half_run(&h);
+  if (h.s.ok) og_arena_adopt(f->arena, &h.names);
+  else scope_ops(&s, k, n), og_arena_free(&h.names);
   return s.ok;
 }
 
