@@ -652,6 +652,7 @@ typedef struct scope {
   const global_set *global;
   name_set names;
   og_diag *diag; /* NULL: a problem only sets `ok` (see scope_names) */
+  bool params;   /* also each op's wrapper parameters */
   bool ok;
 } scope;
 
@@ -785,6 +786,7 @@ static void scope_ops(scope *s, size_t from, size_t to) {
     wrapper_scope(s, op, &n);
     member_scopes(s, op, &n);
     og_c_cache_set_scoped(f, op, &n);
+    if (s->params) og_c_wrapper_params(f, op);
   }
   set_free(&s->names);
 }
@@ -806,24 +808,26 @@ static void *scope_half_run(void *arg) {
 }
 
 static bool scope_names(og_c_file *f, const global_set *global,
-                        og_diag *diag) {
-  scope s = {.f = f, .global = global, .diag = diag, .ok = true};
+                        bool params, og_diag *diag) {
+  scope s = {.f = f, .global = global, .diag = diag, .params = params,
+             .ok = true};
   size_t n = f->nops, k = n < SPLIT_OPS ? n : n / 2;
   scope_half h = {.f = *f, .from = k, .to = n};
   og_arena_init(&h.names);
   h.f.arena = &h.names;
-  h.s = (scope){.f = &h.f, .global = global, .ok = true};
+  h.s = (scope){.f = &h.f, .global = global, .params = params, .ok = true};
   pthread_t thread;
   bool started = k < n && pthread_create(&thread, NULL, scope_half_run, &h) == 0;
   scope_ops(&s, 0, k);
   if (started) pthread_join(thread, NULL);
   else scope_half_run(&h);
-  if (h.s.ok) og_arena_adopt(f->arena, &h.names);
-  else scope_ops(&s, k, n), og_arena_free(&h.names);
+  og_arena_adopt(f->arena, &h.names); /* kept either way: cache slots */
+  if (!h.s.ok) scope_ops(&s, k, n);  /* point into it */
   return s.ok;
 }
 
-bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
+bool og_cn_check_run(og_c_file *files, size_t n, bool params,
+                     og_diag *diag) {
   og_arena whos;
   og_arena_init(&whos);
   run r = {.diag = diag, .arena = &whos, .ok = true};
@@ -836,7 +840,7 @@ bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
   dedup(&r);
   report_all(&r);
   for (size_t i = 0; i < n; i++)
-    r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
+    r.ok = scope_names(&files[i], &r.global, params, diag) && r.ok;
   og_pages_free(r.global.slots, r.global.cap * sizeof *r.global.slots);
   set_free(&r.files);
   og_pages_free(r.entries, r.cap * sizeof *r.entries);
