@@ -167,5 +167,9 @@ typedef struct og_cn_scoped {
  * error. */
 bool og_cn_check_run(og_c_file *files, size_t n, bool params,
                      og_diag *diag);
+/* A file of this many ops or more is checked on two threads (the later
+ * half of its ops on a second one); the names and diagnostics are the
+ * same either way. */
+extern size_t og_cn_split_ops;
 
 #endif

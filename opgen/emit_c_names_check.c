@@ -533,12 +533,12 @@ static void *name_half(void *arg) {
 }
 
 /* Ops enough for two threads: starting one costs some 50 us. */
-enum { SPLIT_OPS = 256 };
+size_t og_cn_split_ops = 256;
 
 static void name_ops(run *r, const og_c_file *f, const og_op *const *ops,
                      size_t n) {
   size_t k = n / 2;
-  if (n < SPLIT_OPS) {
+  if (n < og_cn_split_ops || n < 2) {
     for (size_t i = 0; i < n; i++) op_names(r, f, ops[i]);
     return;
   }
@@ -811,7 +811,7 @@ static bool scope_names(og_c_file *f, const global_set *global,
                         bool params, og_diag *diag) {
   scope s = {.f = f, .global = global, .diag = diag, .params = params,
              .ok = true};
-  size_t n = f->nops, k = n < SPLIT_OPS ? n : n / 2;
+  size_t n = f->nops, k = n < og_cn_split_ops || n < 2 ? n : n / 2;
   scope_half h = {.f = *f, .from = k, .to = n};
   og_arena_init(&h.names);
   h.f.arena = &h.names;
