@@ -65,36 +65,46 @@ static void *table(size_t size) {
  * first), found in the same pass: in z, the top bit of each byte that
  * is '_'. */
 static uint64_t name_scan(const char *s, bool *reserved) {
+  size_t len = strlen(s), n = len;
+  uint64_t h = 0x9E3779B97F4A7C15u ^ n, w, tail = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
-  bool r = s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z';
-  uint64_t carry = 0; /* the last byte was '_' */
-#define OG_UNDERSCORES(w)                                          \
-  do {                                                             \
-    uint64_t x = (w) ^ 0x5f5f5f5f5f5f5f5fu, z = ~(((x & lo7) + lo7) | x | lo7); \
-    r |= (z & (z >> 8)) != 0 || (carry & z) != 0;                  \
-    carry = z >> 63 << 7;                                          \
+  uint64_t found = s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z';
+  uint64_t carry = 0; /* 0x80: the last byte was '_' */
+#define OG_UNDERSCORES(w)                                            \
+  do {                                                               \
+    uint64_t x = (w) ^ 0x5f5f5f5f5f5f5f5fu;                          \
+    uint64_t z = ~(((x & lo7) + lo7) | x | lo7);                     \
+    found |= (z & (z >> 8)) | (carry & z);                           \
+    carry = z >> 63 << 7;                                            \
   } while (0)
+  const char *end = s + len;
+  /* The last bytes (zero-extended, no '_' there): from the last eight
+   * bytes of a long name, shifted; byte by byte for a short one. */
+  if (n % 8 && len >= 8) {
+    memcpy(&tail, end - 8, 8);
+    tail >>= 8 * (8 - n % 8);
+  } else {
+    for (size_t i = 0; i < n % 8; i++)
+      tail |= (uint64_t)(unsigned char)s[i] << (8 * i);
+  }
 #else
-  bool r = og_c_reserved_spelling(s);
+  uint64_t found = og_c_reserved_spelling(s);
 #define OG_UNDERSCORES(w) ((void)0)
+  memcpy(&tail, s + n - n % 8, n % 8);
 #endif
-  size_t n = strlen(s);
-  uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
   for (; n >= 8; s += 8, n -= 8) {
     memcpy(&w, s, 8);
     OG_UNDERSCORES(w);
     h = (h ^ w) * 0xff51afd7ed558ccdu;
     h ^= h >> 32;
   }
-  w = 0;
-  memcpy(&w, s, n); /* the zero bytes after are no '_' */
-  OG_UNDERSCORES(w);
+  OG_UNDERSCORES(tail);
 #undef OG_UNDERSCORES
-  h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53u;
   h ^= h >> 29;
   h *= 0xff51afd7ed558ccdu;
-  *reserved = r;
+  *reserved = found != 0;
   return h ^ (h >> 32);
 }
 
