@@ -1,6 +1,7 @@
 #include "arena.h"
 
 #include "format.h"
+#include "pages.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@ struct og_arena_block {
   max_align_t data[];
 };
 
+/* A block's size with its header: whole pages of og_pages. */
 enum { OG_ARENA_BLOCK = 64 * 1024 };
 
 void og_arena_init(og_arena *arena) { arena->head = NULL; }
@@ -22,10 +24,24 @@ void og_arena_free(og_arena *arena) {
   og_arena_block *b = arena->head;
   while (b) {
     og_arena_block *next = b->next;
-    free(b);
+    og_pages_free(b, sizeof *b + b->cap);
     b = next;
   }
   arena->head = NULL;
+}
+
+void og_arena_adopt(og_arena *dst, og_arena *src) {
+  og_arena_block *last = src->head;
+  if (!last) return;
+  while (last->next) last = last->next;
+  /* After dst's head, which stays the block it allocates from. */
+  if (dst->head) {
+    last->next = dst->head->next;
+    dst->head->next = src->head;
+  } else {
+    dst->head = src->head;
+  }
+  src->head = NULL;
 }
 
 void *og_xmalloc(size_t size) {
@@ -75,8 +91,9 @@ void *og_arena_alloc(og_arena *arena, size_t size) {
   size = (size + align - 1) / align * align;
   og_arena_block *b = arena->head;
   if (!b || b->cap - b->used < size) {
-    size_t cap = size > OG_ARENA_BLOCK ? size : OG_ARENA_BLOCK;
-    b = og_xmalloc(sizeof *b + cap);
+    size_t cap = size > OG_ARENA_BLOCK - sizeof *b ? size
+                                                   : OG_ARENA_BLOCK - sizeof *b;
+    b = og_pages_alloc(sizeof *b + cap);
     b->used = 0;
     b->cap = cap;
     b->next = arena->head;

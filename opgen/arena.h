@@ -13,6 +13,9 @@ typedef struct og_arena {
 void og_arena_init(og_arena *arena);
 /* Frees every block; the arena may be reused afterwards. */
 void og_arena_free(og_arena *arena);
+/* Moves every block of src into dst (src is left empty): what was
+ * allocated from src lives as long as dst. */
+void og_arena_adopt(og_arena *dst, og_arena *src);
 /* Zeroed, aligned for any type. Aborts on out-of-memory (see og_xalloc). */
 void *og_arena_alloc(og_arena *arena, size_t size);
 void *og_arena_array(og_arena *arena, size_t count, size_t size);

@@ -68,7 +68,8 @@ static void *render(void *arg) {
 static void render_file(const og_c_file *f, og_writer *const w[3]) {
   static void (*const emit[3])(const og_c_file *, og_writer *) = {
       og_emit_c_header, og_emit_c_source, og_emit_c_kernels};
-  for (size_t i = 0; i < f->nops; i++) og_c_wrapper_params(f, f->ops[i]);
+  for (size_t i = 0; i < f->nops; i++) /* computed by the check already */
+    og_c_wrapper_params(f, f->ops[i]);
   render_job jobs[3];
   pthread_t threads[3];
   bool started[3] = {false, false, false};
@@ -92,7 +93,7 @@ bool og_emit_c_check(const og_model *m, og_diag *diag) {
   og_arena_init(&arena);
   og_c_file *files;
   size_t n = group_files(&arena, m, &files);
-  bool ok = og_cn_check_run(files, n, diag);
+  bool ok = og_cn_check_run(files, n, false, diag);
   og_arena_free(&arena);
   return ok;
 }
@@ -103,7 +104,7 @@ bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
   og_arena_init(&arena);
   og_c_file *files;
   size_t n = group_files(&arena, m, &files);
-  bool ok = og_cn_check_run(files, n, diag);
+  bool ok = og_cn_check_run(files, n, true, diag);
   for (size_t i = 0; ok && i < n; i++) {
     const og_c_file *f = &files[i];
     const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";

@@ -163,7 +163,14 @@ typedef struct og_cn_scoped {
 
 /* Checks every name of the run (files[0..n)); reports clashes to diag.
  * Fills in each file's per-op scoped names, which need the run's global
- * names. False if there was any error. */
-bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag);
+ * names, and with `params` each op's wrapper parameters (for the
+ * renders: computed on the check's threads). False if there was any
+ * error. */
+bool og_cn_check_run(og_c_file *files, size_t n, bool params,
+                     og_diag *diag);
+/* A file of this many ops or more is checked on two threads (the later
+ * half of its ops on a second one); the names and diagnostics are the
+ * same either way. */
+extern size_t og_cn_split_ops;
 
 #endif

@@ -1,138 +1,280 @@
 /* Checks the names of a whole `gen` run before anything is written: every
  * global name once (one namespace for all files and packages), file
  * names case-insensitively, each against the reserved names; then gives
- * each op's parameters and members their mangled names. */
+ * each op's parameters and members their mangled names.
+ *
+ * The global names are first recorded in source order, then checked
+ * all at once: inserted into the hash table in the table's own order (a
+ * stable sort by slot), so that its memory is swept once rather than
+ * hit at random some 33,000 times for a corpus; then the problems are
+ * reported in the recorded order, as if each name were checked when
+ * recorded. */
 #include "emit_c_internal.h"
 
 #include "ascii.h"
+#include "pages.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Who generates a name, to say so in a diagnostic. */
-typedef struct claim {
-  const char *name;
-  const char *what;      /* "the wrapper", "an enumerator", ... */
+/* Who generates names, to say so in a diagnostic: one an item (op,
+ * attr, input, output, file), shared by the item's names. */
+typedef struct who {
   const char *item_kind; /* "attr", "input", "output"; NULL: the op's */
   const char *item;
   const og_op *op;       /* NULL: the file's */
   const og_c_file *file;
   const og_srcpos *pos; /* into the model or the og_c_file */
-  bool shared; /* shape_fn: other ops may name the same function */
+  bool shared;   /* shape_fn: other ops may name the same function */
+  bool reported; /* an item's names after its first report stay quiet */
+} who;
+
+typedef struct claim {
+  const char *name;
+  const char *what; /* "the wrapper", "an enumerator", ... */
+  const who *at;
 } claim;
 
-/* An open-addressing hash set of names, each with an index into claims;
- * the hash is kept next to the name to compare before the strings. */
-typedef struct set_entry {
-  uint32_t hash, id; /* hash: the high half of name_hash */
-  const char *name;  /* NULL: empty */
-} set_entry;
+/* A recorded global name, or a report found while recording. */
+typedef enum entry_kind {
+  E_CLAIM,    /* a name; its reserved spelling checked */
+  E_CLAIM_ANY_SPELLING, /* a file name: no identifier */
+  E_REPORT,   /* why, or the collision with `first` */
+} entry_kind;
 
-typedef struct name_set {
-  set_entry *slots;
-  size_t count, cap; /* cap: a power of two, or 0 */
-} name_set;
+typedef struct entry {
+  claim c;
+  const char *why; /* a reserved name, or an E_REPORT's text */
+  uint64_t hash;   /* of a claim's name */
+  int32_t first;   /* the earlier entry of the same name, or -1 */
+  uint8_t kind;
+  bool item; /* an item's name (quiet after the item's first report) */
+} entry;
 
-/* Eight bytes a step: a corpus run hashes some 50,000 names. The value
- * never reaches the output (only whether a name is present does). */
-static uint64_t name_hash(const char *s) {
-  size_t n = strlen(s);
-  uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
+/* Large tables from og_pages (huge pages, no fault per 4 KiB). */
+static void *table(size_t size) {
+  return size >= 64 * 1024 ? og_pages_alloc(size) : og_xmalloc(size);
+}
+
+/* The hash of s, eight bytes a step (a corpus run hashes some 60,000
+ * names; the value never reaches the output, only whether a name is
+ * present does). *reserved: s is spelled as C and C++ reserve, as
+ * og_c_reserved_spelling says ("__", or '_' and an upper-case letter
+ * first), found in the same pass: in z, the top bit of each byte that
+ * is '_'. */
+static uint64_t name_scan(const char *s, bool *reserved) {
+  size_t len = strlen(s), n = len;
+  uint64_t h = 0x9E3779B97F4A7C15u ^ n, w, tail = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fu;
+  uint64_t found = s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z';
+  uint64_t carry = 0; /* 0x80: the last byte was '_' */
+#define OG_UNDERSCORES(w)                                            \
+  do {                                                               \
+    uint64_t x = (w) ^ 0x5f5f5f5f5f5f5f5fu;                          \
+    uint64_t z = ~(((x & lo7) + lo7) | x | lo7);                     \
+    found |= (z & (z >> 8)) | (carry & z);                           \
+    carry = z >> 63 << 7;                                            \
+  } while (0)
+  const char *end = s + len;
+  /* The last bytes (zero-extended, no '_' there): from the last eight
+   * bytes of a long name, shifted; byte by byte for a short one. */
+  if (n % 8 && len >= 8) {
+    memcpy(&tail, end - 8, 8);
+    tail >>= 8 * (8 - n % 8);
+  } else {
+    for (size_t i = 0; i < n % 8; i++)
+      tail |= (uint64_t)(unsigned char)s[i] << (8 * i);
+  }
+#else
+  uint64_t found = og_c_reserved_spelling(s);
+#define OG_UNDERSCORES(w) ((void)0)
+  memcpy(&tail, s + n - n % 8, n % 8);
+#endif
   for (; n >= 8; s += 8, n -= 8) {
     memcpy(&w, s, 8);
+    OG_UNDERSCORES(w);
     h = (h ^ w) * 0xff51afd7ed558ccdu;
     h ^= h >> 32;
   }
-  w = 0;
-  memcpy(&w, s, n);
-  h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+  OG_UNDERSCORES(tail);
+#undef OG_UNDERSCORES
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53u;
   h ^= h >> 29;
   h *= 0xff51afd7ed558ccdu;
+  *reserved = found != 0;
   return h ^ (h >> 32);
 }
 
+static uint64_t name_hash(const char *s) {
+  bool reserved;
+  return name_scan(s, &reserved);
+}
+
+/* A slot: the hash's low half, to compare before the strings, and the
+ * name's number + 1 (0: empty). */
+typedef struct set_entry {
+  uint32_t hash, id;
+} set_entry;
+
+/* The global names: slot i from the hash's top bits, so that names
+ * sorted by hash fill the table from its start to its end. */
+typedef struct global_set {
+  set_entry *slots;
+  size_t cap;     /* a power of two */
+  unsigned shift; /* 64 - log2(cap) */
+  const entry *entries;
+} global_set;
+
 /* The slot of name (hash h): its own, or the empty one it would take. */
+static set_entry *global_slot(const global_set *g, const char *name,
+                              uint64_t h) {
+  size_t i = (size_t)(h >> g->shift);
+  for (; g->slots[i].id; i = (i + 1) & (g->cap - 1))
+    if (g->slots[i].hash == (uint32_t)h &&
+        strcmp(g->entries[g->slots[i].id - 1].c.name, name) == 0)
+      break;
+  return &g->slots[i];
+}
+
+/* One scope's names (a few dozen): slot i from the hash's low bits. */
+typedef struct name_set {
+  set_entry *slots;
+  const char **names; /* by number */
+  size_t count, cap, names_cap; /* cap: a power of two, or 0 */
+} name_set;
+
 static set_entry *set_slot(const name_set *s, const char *name, uint64_t h) {
+  uint32_t tag = (uint32_t)(h >> 32);
   size_t i = h & (s->cap - 1);
-  for (; s->slots[i].name; i = (i + 1) & (s->cap - 1))
-    if (s->slots[i].hash == (uint32_t)(h >> 32) &&
-        strcmp(s->slots[i].name, name) == 0)
+  for (; s->slots[i].id; i = (i + 1) & (s->cap - 1))
+    if (s->slots[i].hash == tag &&
+        strcmp(s->names[s->slots[i].id - 1], name) == 0)
       break;
   return &s->slots[i];
 }
 
-static void set_grow(name_set *s) {
-  name_set b = {NULL, s->count, s->cap ? s->cap * 2 : 64};
-  b.slots = calloc(b.cap, sizeof *b.slots);
-  if (!b.slots) abort();
-  for (size_t i = 0; i < s->cap; i++) {
-    if (!s->slots[i].name) continue;
-    size_t j = (size_t)name_hash(s->slots[i].name) & (b.cap - 1);
-    while (b.slots[j].name) j = (j + 1) & (b.cap - 1);
-    b.slots[j] = s->slots[i];
-  }
+/* Empty slots for cap names; the names stay. */
+static void set_rehash(name_set *s, size_t cap) {
   free(s->slots);
-  *s = b;
+  s->slots = og_xmalloc(cap * sizeof *s->slots);
+  memset(s->slots, 0, cap * sizeof *s->slots);
+  s->cap = cap;
+  for (size_t k = 0; k < s->count; k++) {
+    uint64_t h = name_hash(s->names[k]);
+    size_t j = h & (cap - 1);
+    while (s->slots[j].id) j = (j + 1) & (cap - 1);
+    s->slots[j] = (set_entry){(uint32_t)(h >> 32), (uint32_t)k + 1};
+  }
 }
 
 static bool set_has(const name_set *s, const char *name, uint64_t h) {
-  return s->cap && set_slot(s, name, h)->name;
+  return s->cap && set_slot(s, name, h)->id;
 }
 
-/* Room for n names without growing. */
-static void set_reserve(name_set *s, size_t n) {
-  if (!s->cap) { /* at once: no empty tables on the way */
-    size_t cap = 64;
-    while (cap < 2 * n + 2) cap *= 2;
-    s->slots = calloc(cap, sizeof *s->slots);
-    if (!s->slots) abort();
-    s->cap = cap;
-  }
-  while (s->cap < 2 * n + 2) set_grow(s);
-}
-
-/* Adds name (hash h) with id unless present; returns the id it has. */
-static size_t set_add_hashed(name_set *s, const char *name, uint64_t h,
-                             size_t id) {
-  if (2 * (s->count + 1) > s->cap) set_grow(s);
+/* Adds name (hash h) unless present; returns its number. */
+static size_t set_add_hashed(name_set *s, const char *name, uint64_t h) {
+  if (2 * (s->count + 1) > s->cap) set_rehash(s, s->cap ? 2 * s->cap : 64);
   set_entry *e = set_slot(s, name, h);
-  if (e->name) return e->id;
-  *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)id, name};
-  s->count++;
-  return id;
+  if (e->id) return e->id - 1;
+  s->names = og_xgrow(s->names, &s->names_cap, s->count + 1, sizeof *s->names);
+  s->names[s->count] = name;
+  *e = (set_entry){(uint32_t)(h >> 32), (uint32_t)++s->count};
+  return s->count - 1;
 }
 
-static size_t set_add(name_set *s, const char *name, size_t id) {
-  return set_add_hashed(s, name, name_hash(name), id);
+static size_t set_add(name_set *s, const char *name) {
+  return set_add_hashed(s, name, name_hash(name));
+}
+
+/* Empty, keeping its tables. */
+static void set_clear(name_set *s) {
+  if (s->cap) memset(s->slots, 0, s->cap * sizeof *s->slots);
+  s->count = 0;
 }
 
 static void set_free(name_set *s) {
   free(s->slots);
+  free(s->names);
   *s = (name_set){0};
 }
 
 typedef struct run {
   og_diag *diag;
-  claim *claims;
-  size_t nclaims, cap;
-  name_set global, files;
+  og_arena *arena; /* the whos */
+  entry *entries;
+  size_t count, cap;
+  size_t *file_claims; /* by number in files: the file name's entry */
+  size_t file_cap;
+  name_set files;
+  global_set global;
   bool ok;
-  bool quiet; /* drops reports (an item's names after its first report) */
 } run;
+
+static const who *new_who(run *r, who w) {
+  who *p = og_arena_alloc(r->arena, sizeof *p);
+  *p = w;
+  return p;
+}
+
+/* Why a global name cannot be used, or NULL (reserved_spelling: as
+ * name_scan found). */
+static const char *global_problem(const char *name, bool reserved_spelling) {
+  if (reserved_spelling)
+    return "contains '__' or starts with '_', which C and C++ reserve";
+  if (og_c_reserved(name) != OG_C_FREE)
+    return "is a C or C++ keyword or a name of the standard headers";
+  return NULL;
+}
+
+static void append(run *r, const entry *e) {
+  if (r->count == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 1024;
+    entry *entries = table(cap * sizeof *entries);
+    if (r->count) memcpy(entries, r->entries, r->count * sizeof *entries);
+    og_pages_free(r->entries, r->cap * sizeof *entries);
+    r->entries = entries;
+    r->cap = cap;
+  }
+  r->entries[r->count++] = *e;
+}
+
+/* Adds e; a claim's name is hashed and checked here, on the thread that
+ * records it (see name_ops). */
+static void record(run *r, entry e) {
+  if (e.kind != E_REPORT) {
+    bool reserved;
+    e.hash = name_scan(e.c.name, &reserved);
+    e.why = global_problem(e.c.name, reserved && e.kind == E_CLAIM);
+  }
+  append(r, &e);
+}
+
+/* Records a global name (spelling: checked for a reserved spelling). */
+static void claim_name(run *r, claim c, bool spelling) {
+  record(r, (entry){c, NULL, 0, -1,
+                    spelling ? E_CLAIM : E_CLAIM_ANY_SPELLING, false});
+}
+
+/* Records a report: why, or a collision with entry `earlier`. */
+static void record_report(run *r, claim c, const char *why, long earlier) {
+  record(r, (entry){c, why, 0, (int32_t)earlier, E_REPORT, false});
+}
 
 static void describe(og_writer *w, const claim *c) {
   og_w_printf(w, "'%s' (%s", c->name, c->what);
-  if (c->item_kind) og_w_printf(w, " of %s '%s'", c->item_kind, c->item);
-  if (c->op) og_w_printf(w, " of op '%s'", c->op->name);
-  else og_w_printf(w, " of '%s'", c->file->path);
+  if (c->at->item_kind)
+    og_w_printf(w, " of %s '%s'", c->at->item_kind, c->at->item);
+  if (c->at->op) og_w_printf(w, " of op '%s'", c->at->op->name);
+  else og_w_printf(w, " of '%s'", c->at->file->path);
   og_w_puts(w, ")");
 }
 
 static void report(run *r, const claim *c, const claim *earlier,
                    const char *why) {
-  r->ok = r->ok && r->quiet; /* an item with a report has failed already */
-  if (r->quiet) return;
+  r->ok = false;
   og_writer t;
   og_writer_init(&t);
   describe(&t, c);
@@ -143,47 +285,93 @@ static void report(run *r, const claim *c, const claim *earlier,
   } else {
     og_w_printf(&t, " %s", why);
   }
-  og_diag_report(r->diag, OG_SEV_ERROR, *c->pos, "%s", t.buf);
+  og_diag_report(r->diag, OG_SEV_ERROR, *c->at->pos, "%s", t.buf);
   if (earlier) {
     t.len = 0;
     describe(&t, earlier);
-    og_diag_report(r->diag, OG_SEV_NOTE, *earlier->pos, "%s is generated here",
-                   t.buf);
+    og_diag_report(r->diag, OG_SEV_NOTE, *earlier->at->pos,
+                   "%s is generated here", t.buf);
   }
   og_writer_free(&t);
 }
 
-/* Why a global name cannot be used, or NULL. */
-static const char *global_problem(const char *name, bool spelling) {
-  if (spelling && og_c_reserved_spelling(name))
-    return "contains '__' or starts with '_', which C and C++ reserve";
-  if (og_c_reserved(name) != OG_C_FREE)
-    return "is a C or C++ keyword or a name of the standard headers";
-  return NULL;
+/* A name to insert: its hash and entry (the name copied: the entries
+ * are read in table order, at random, only where a hash matches). */
+typedef struct to_insert {
+  uint64_t hash;
+  const char *name;
+  size_t entry;
+} to_insert;
+
+/* The names free of reserved ones, stably sorted by their hash's top
+ * `bits` bits (a counting sort: the order of equal names stays). */
+static to_insert *sorted_names(run *r, unsigned bits, size_t *n) {
+  enum { RADIX = 11 };
+  unsigned b = bits < RADIX ? bits : RADIX;
+  size_t *start = calloc((size_t)1 << b, sizeof *start);
+  to_insert *in = table(r->count * sizeof *in);
+  to_insert *out = table(r->count * sizeof *out);
+  if (!start) abort();
+  size_t k = 0;
+  for (size_t i = 0; i < r->count; i++) {
+    const entry *e = &r->entries[i];
+    if (e->kind != E_REPORT && !e->why)
+      in[k++] = (to_insert){e->hash, e->c.name, i};
+  }
+  for (size_t i = 0; i < k; i++) start[in[i].hash >> (64 - b)]++;
+  for (size_t v = 0, sum = 0; v < ((size_t)1 << b); v++) {
+    size_t c = start[v];
+    start[v] = sum;
+    sum += c;
+  }
+  for (size_t i = 0; i < k; i++) out[start[in[i].hash >> (64 - b)]++] = in[i];
+  free(start);
+  og_pages_free(in, r->count * sizeof *in);
+  *n = k;
+  return out;
 }
 
-/* Records a global name; reports a clash with an earlier one or with a
- * reserved name. False if it reported. */
-static bool claim_name(run *r, claim c, bool spelling) {
-  if (r->nclaims == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 1024;
-    r->claims = realloc(r->claims, r->cap * sizeof *r->claims);
-    if (!r->claims) abort();
+/* Fills the global table; sets each entry's `first`. */
+static void dedup(run *r) {
+  global_set *g = &r->global;
+  unsigned bits = 6;
+  /* At most two thirds full: 33,000 corpus names in 512 KiB. */
+  while (((size_t)1 << bits) < r->count + r->count / 2 + 2) bits++;
+  g->cap = (size_t)1 << bits;
+  g->shift = 64 - bits;
+  g->entries = r->entries;
+  g->slots = table(g->cap * sizeof *g->slots);
+  memset(g->slots, 0, g->cap * sizeof *g->slots);
+  size_t n;
+  to_insert *order = sorted_names(r, bits, &n);
+  for (size_t k = 0; k < n; k++) {
+    set_entry *s = global_slot(g, order[k].name, order[k].hash);
+    if (s->id) r->entries[order[k].entry].first = (int32_t)(s->id - 1);
+    else *s = (set_entry){(uint32_t)order[k].hash, (uint32_t)order[k].entry + 1};
   }
-  const char *why = global_problem(c.name, spelling);
-  if (why) {
-    report(r, &c, NULL, why);
-    return false;
+  og_pages_free(order, r->count * sizeof *order);
+}
+
+/* Reports in recorded order what dedup found. */
+static void report_all(run *r) {
+  for (size_t i = 0; i < r->count; i++) {
+    const entry *e = &r->entries[i];
+    const claim *earlier = e->first >= 0 ? &r->entries[e->first].c : NULL;
+    if (e->kind == E_REPORT) {
+      report(r, &e->c, earlier, e->why);
+      continue;
+    }
+    if (!e->why && (!earlier || (e->c.at->shared && earlier->at->shared)))
+      continue;
+    who *at = (who *)e->c.at; /* the run's own */
+    if (e->item && at->reported) continue; /* quiet */
+    if (e->item) at->reported = true;
+    report(r, &e->c, e->why ? NULL : earlier, e->why);
   }
-  size_t id = set_add(&r->global, c.name, r->nclaims);
-  if (id != r->nclaims) {
-    const claim *e = &r->claims[id];
-    if (c.shared && e->shared) return true;
-    report(r, &c, e, NULL);
-    return false;
-  }
-  r->claims[r->nclaims++] = c;
-  return true;
+}
+
+static bool global_has(const global_set *g, const char *name, uint64_t h) {
+  return global_slot(g, name, h)->id != 0;
 }
 
 /* The names of one op, attr, input, output or file: after its first
@@ -191,21 +379,15 @@ static bool claim_name(run *r, claim c, bool spelling) {
  * share the name that clashed, and one rename fixes all). */
 typedef struct item_ctx {
   run *r;
-  claim base; /* what, name filled per name */
-  bool reported;
+  const who *at;
 } item_ctx;
 
+static item_ctx new_item(run *r, who w) {
+  return (item_ctx){r, new_who(r, w)};
+}
+
 static void item_name(item_ctx *it, const char *what, const char *name) {
-  claim c = it->base;
-  c.what = what;
-  c.name = name;
-  if (!it->reported) {
-    it->reported = !claim_name(it->r, c, true);
-    return;
-  }
-  it->r->quiet = true;
-  claim_name(it->r, c, true);
-  it->r->quiet = false;
+  record(it->r, (entry){{name, what, it->at}, NULL, 0, -1, E_CLAIM, true});
 }
 
 static bool has_items(const og_attr *a) {
@@ -245,8 +427,8 @@ static void default_names(item_ctx *it, const og_c_file *f, const og_op *op,
 
 static void attr_names(run *r, const og_c_file *f, const og_op *op,
                        const og_attr *a, const char *index) {
-  item_ctx it = {r, {.item_kind = "attr", .item = a->name, .op = op,
-                     .file = f, .pos = &a->pos}, false};
+  item_ctx it = new_item(r, (who){.item_kind = "attr", .item = a->name,
+                                  .op = op, .file = f, .pos = &a->pos});
   if (og_c_attr_is_enum(a)) {
     item_name(&it, "the enum", og_cn_attr(f, op, a, OG_CN_ENUM));
     const char **enumerators = og_c_enumerators(f, op, a);
@@ -267,9 +449,9 @@ static void attr_names(run *r, const og_c_file *f, const og_op *op,
 
 static void arg_names(run *r, const og_c_file *f, const og_op *op,
                       const og_arg *arg, bool input, const char *index) {
-  item_ctx it = {r, {.item_kind = input ? "input" : "output",
-                     .item = arg->name, .op = op, .file = f, .pos = &arg->pos},
-                 false};
+  item_ctx it = new_item(r, (who){.item_kind = input ? "input" : "output",
+                                  .item = arg->name, .op = op, .file = f,
+                                  .pos = &arg->pos});
   bool list = og_c_arg_is_list(arg);
   item_name(&it, "the index constant", index);
   if (input) {
@@ -286,10 +468,11 @@ static void arg_names(run *r, const og_c_file *f, const og_op *op,
 }
 
 static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
-  claim c = {.name = op->shape_fn, .what = "the shape_fn", .op = op,
-             .file = f, .pos = &op->shape_fn_pos, .shared = true};
+  claim c = {op->shape_fn, "the shape_fn",
+             new_who(r, (who){.op = op, .file = f, .pos = &op->shape_fn_pos,
+                              .shared = true})};
   if (og_c_in_runtime_namespace(op->shape_fn))
-    report(r, &c, NULL, "is in the runtime's namespace (opr_, OPR_)");
+    record_report(r, c, "is in the runtime's namespace (opr_, OPR_)", -1);
   else
     claim_name(r, c, true);
 }
@@ -302,7 +485,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the input table", "the output table", "the attr table",
       "the kernel struct", "the kernel registration",
       "the caller-owned wrapper", "the wrappers' body"};
-  item_ctx it = {r, {.op = op, .file = f, .pos = &op->pos}, false};
+  item_ctx it = new_item(r, (who){.op = op, .file = f, .pos = &op->pos});
   for (int p = 0; p < OG_CN_OP_PARTS; p++) {
     if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
         !og_c_has_attrs_struct(op))
@@ -321,9 +504,9 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
   else if (op->nshape_rules)
     for (size_t i = 0; i < op->nshape_lets; i++) {
       const og_shape_let *let = &op->shape_lets[i];
-      claim c = {.name = og_cn_shape_let(f, op, let), .what = "the function",
-                 .item_kind = "let", .item = let->name, .op = op, .file = f,
-                 .pos = &let->pos};
+      claim c = {og_cn_shape_let(f, op, let), "the function",
+                 new_who(r, (who){.item_kind = "let", .item = let->name,
+                                  .op = op, .file = f, .pos = &let->pos})};
       claim_name(r, c, true);
     }
   const char **ix[3];
@@ -342,6 +525,53 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
     arg_names(r, f, op, &op->outputs[i], false, out_ix[i]);
 }
 
+/* The later ops of a file, named on a thread of their own: into their
+ * own run and a copy of the file with its own arena, both merged into
+ * the caller's after (the names and entries are the same as if named
+ * in one go; each op's cache slot is written by one thread). */
+typedef struct half {
+  run r;
+  og_arena whos, names;
+  og_c_file f; /* kept till the run ends: the whos point at it */
+  const og_op *const *ops;
+  size_t n;
+} half;
+
+static void *name_half(void *arg) {
+  half *h = arg;
+  for (size_t i = 0; i < h->n; i++) op_names(&h->r, &h->f, h->ops[i]);
+  return NULL;
+}
+
+/* Ops enough for two threads: starting one costs some 50 us. */
+size_t og_cn_split_ops = 256;
+
+static void name_ops(run *r, const og_c_file *f, const og_op *const *ops,
+                     size_t n) {
+  size_t k = n / 2;
+  if (n < og_cn_split_ops || n < 2) {
+    for (size_t i = 0; i < n; i++) op_names(r, f, ops[i]);
+    return;
+  }
+  half *h = og_arena_alloc(r->arena, sizeof *h);
+  og_arena_init(&h->whos);
+  og_arena_init(&h->names);
+  h->r = (run){.arena = &h->whos};
+  h->f = *f;
+  h->f.arena = &h->names;
+  h->ops = ops + k;
+  h->n = n - k;
+  pthread_t thread;
+  bool started = pthread_create(&thread, NULL, name_half, h) == 0;
+  for (size_t i = 0; i < k; i++) op_names(r, f, ops[i]);
+  if (started) pthread_join(thread, NULL);
+  else name_half(h);
+  for (size_t i = 0; i < h->r.count; i++) append(r, &h->r.entries[i]);
+  og_pages_free(h->r.entries, h->r.cap * sizeof *h->r.entries);
+  og_arena_adopt(r->arena, &h->whos);
+  og_arena_adopt(f->arena, &h->names);
+}
+
 /* The package itself: the runtime's prefix, or one that makes every name
  * reserved. False when the file's names need not be looked at. */
 static bool check_package(run *r, const og_c_file *f) {
@@ -350,37 +580,41 @@ static bool check_package(run *r, const og_c_file *f) {
              (!p[3] || p[3] == '_');
   bool reserved = p[0] == '_' || p[strlen(p) - 1] == '_' || strstr(p, "__");
   if (!opr && !reserved) return true;
-  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f,
-             .pos = &f->package_pos};
+  claim c = {og_cn_file(f, OG_CN_REGISTER_OPS), "the register function",
+             new_who(r, (who){.file = f, .pos = &f->package_pos})};
   const char *stmt = f->c_prefix ? "c_prefix" : "package";
-  report(r, &c, NULL,
+  record_report(r, c,
          og_arena_printf(f->arena,
                          opr ? "is in the runtime's namespace (opr_, OPR_); "
                                "choose another %s"
                              : "contains '__' or starts with '_', which C "
                                "and C++ reserve; choose another %s",
-                         stmt));
+                         stmt),
+         -1);
   return false;
 }
 
 static void file_names(run *r, const og_c_file *f) {
   static const og_cn_file_part files[] = {OG_CN_OPS_H, OG_CN_OPS_C,
                                           OG_CN_KERNELS_H};
+  const who *at = new_who(r, (who){.file = f, .pos = &f->package_pos});
   for (size_t k = 0; k < 3; k++) {
-    claim c = {.name = og_cn_file(f, files[k]), .what = "an output file",
-               .file = f, .pos = &f->package_pos};
+    claim c = {og_cn_file(f, files[k]), "an output file", at};
     /* Folded: x_ops.h and X_ops.h are one file on some file systems. */
     char *folded = og_arena_strdup(f->arena, c.name);
     for (char *p = folded; *p; p++) *p = (char)og_to_lower((unsigned char)*p);
-    size_t id = set_add(&r->files, folded, r->nclaims);
-    if (id != r->nclaims) {
-      report(r, &c, &r->claims[id], NULL);
+    size_t before = r->files.count;
+    size_t id = set_add(&r->files, folded);
+    if (id != before) {
+      record_report(r, c, NULL, (long)r->file_claims[id]);
       return; /* its guards would only say so again */
     }
+    r->file_claims = og_xgrow(r->file_claims, &r->file_cap, id + 1,
+                              sizeof *r->file_claims);
+    r->file_claims[id] = r->count;
     claim_name(r, c, false); /* no identifier has a '.': cannot fail */
   }
-  item_ctx it = {r, {.file = f, .pos = &f->package_pos}, false};
+  item_ctx it = {r, at};
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
 }
@@ -410,15 +644,14 @@ static int by_position(const void *a, const void *b) {
 static void check_file(run *r, const og_c_file *f) {
   file_names(r, f);
   if (!check_package(r, f)) return;
-  claim c = {.name = og_cn_file(f, OG_CN_REGISTER_OPS),
-             .what = "the register function", .file = f,
-             .pos = &f->package_pos};
+  claim c = {og_cn_file(f, OG_CN_REGISTER_OPS), "the register function",
+             new_who(r, (who){.file = f, .pos = &f->package_pos})};
   claim_name(r, c, true);
   /* In source order, so that a clash is reported at the later name. */
   const og_op **ops = og_arena_array(f->arena, f->nops + 1, sizeof *ops);
   memcpy(ops, f->ops, f->nops * sizeof *ops);
   qsort(ops, f->nops, sizeof *ops, by_position);
-  for (size_t i = 0; i < f->nops; i++) op_names(r, f, ops[i]);
+  name_ops(r, f, ops, f->nops);
 }
 
 /* One scope (a function's parameters and locals, a struct's members):
@@ -427,9 +660,10 @@ static void check_file(run *r, const og_c_file *f) {
  * in the scope; then it gets '_', else "_2", "_3", ... */
 typedef struct scope {
   const og_c_file *f;
-  const name_set *global;
+  const global_set *global;
   name_set names;
-  og_diag *diag;
+  og_diag *diag; /* NULL: a problem only sets `ok` (see scope_names) */
+  bool params;   /* also each op's wrapper parameters */
   bool ok;
 } scope;
 
@@ -439,7 +673,7 @@ static bool taken(const scope *s, const char *name, uint64_t h,
                   bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
          (!mangled && og_c_in_runtime_namespace(name)) ||
-         set_has(s->global, name, h) || set_has(&s->names, name, h);
+         global_has(s->global, name, h) || set_has(&s->names, name, h);
 }
 
 static const char *scope_take(scope *s, const char *name) {
@@ -452,7 +686,7 @@ static const char *scope_take(scope *s, const char *name) {
            : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
     h = name_hash(cand);
   }
-  set_add_hashed(&s->names, cand, h, 0);
+  set_add_hashed(&s->names, cand, h);
   return cand;
 }
 
@@ -462,10 +696,11 @@ static const char *scope_name(scope *s, const char *name, const char *what,
                               const og_op *op, og_srcpos pos) {
   const char *id = scope_take(s, name);
   if (og_c_reserved_spelling(id)) {
-    og_diag_report(s->diag, OG_SEV_ERROR, pos,
-                   "'%s' (%s of op '%s') contains '__', which C++ reserves; "
-                   "rename it",
-                   id, what, op->name);
+    if (s->diag)
+      og_diag_report(s->diag, OG_SEV_ERROR, pos,
+                     "'%s' (%s of op '%s') contains '__', which C++ "
+                     "reserves; rename it",
+                     id, what, op->name);
     s->ok = false;
   }
   return id;
@@ -479,10 +714,8 @@ static const char *scope_count(scope *s, const char *name, const char *what,
 
 static void scope_reset(scope *s, const char *const *fixed, size_t n) {
   if (s->names.cap > 256) set_free(&s->names); /* else cleared in place */
-  else if (s->names.cap)
-    memset(s->names.slots, 0, s->names.cap * sizeof *s->names.slots);
-  s->names.count = 0;
-  for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i], 0);
+  else set_clear(&s->names);
+  for (size_t i = 0; i < n; i++) set_add(&s->names, fixed[i]);
 }
 
 static const char **names_for(const og_c_file *f, size_t n) {
@@ -545,9 +778,10 @@ static void member_scopes(scope *s, const og_op *op, og_cn_scoped *n) {
                                 op->outputs[i].pos);
 }
 
-static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
-  scope s = {.f = f, .global = global, .diag = diag, .ok = true};
-  for (size_t i = 0; i < f->nops; i++) {
+/* The scoped names of ops [from, to) of f. */
+static void scope_ops(scope *s, size_t from, size_t to) {
+  const og_c_file *f = s->f;
+  for (size_t i = from; i < to; i++) {
     const og_op *op = f->ops[i];
     og_cn_scoped n;
     n.in = names_for(f, op->ninputs), n.in_count = names_for(f, op->ninputs);
@@ -560,30 +794,68 @@ static bool scope_names(og_c_file *f, const name_set *global, og_diag *diag) {
     n.kernel_type = names_for(f, op->nattrs);
     n.host_in = names_for(f, op->ninputs);
     n.host_out = names_for(f, op->noutputs);
-    wrapper_scope(&s, op, &n);
-    member_scopes(&s, op, &n);
+    wrapper_scope(s, op, &n);
+    member_scopes(s, op, &n);
     og_c_cache_set_scoped(f, op, &n);
+    if (s->params) og_c_wrapper_params(f, op);
   }
-  set_free(&s.names);
+  set_free(&s->names);
+}
+
+/* The later half of a file's ops, on a thread of its own, with a copy of
+ * the file that has its own arena; without reports (on a problem the
+ * caller names them again, reporting, after its own half). */
+typedef struct scope_half {
+  scope s;
+  og_c_file f;
+  og_arena names;
+  size_t from, to;
+} scope_half;
+
+static void *scope_half_run(void *arg) {
+  scope_half *h = arg;
+  scope_ops(&h->s, h->from, h->to);
+  return NULL;
+}
+
+static bool scope_names(og_c_file *f, const global_set *global,
+                        bool params, og_diag *diag) {
+  scope s = {.f = f, .global = global, .diag = diag, .params = params,
+             .ok = true};
+  size_t n = f->nops, k = n < og_cn_split_ops || n < 2 ? n : n / 2;
+  scope_half h = {.f = *f, .from = k, .to = n};
+  og_arena_init(&h.names);
+  h.f.arena = &h.names;
+  h.s = (scope){.f = &h.f, .global = global, .params = params, .ok = true};
+  pthread_t thread;
+  bool started = k < n && pthread_create(&thread, NULL, scope_half_run, &h) == 0;
+  scope_ops(&s, 0, k);
+  if (started) pthread_join(thread, NULL);
+  else scope_half_run(&h);
+  og_arena_adopt(f->arena, &h.names); /* kept either way: cache slots */
+  if (!h.s.ok) scope_ops(&s, k, n);  /* point into it */
   return s.ok;
 }
 
-bool og_cn_check_run(og_c_file *files, size_t n, og_diag *diag) {
-  run r = {.diag = diag, .ok = true};
-  /* Sized once: growing tables touch fresh pages, which cost more than
-   * the hashing. */
+bool og_cn_check_run(og_c_file *files, size_t n, bool params,
+                     og_diag *diag) {
+  og_arena whos;
+  og_arena_init(&whos);
+  run r = {.diag = diag, .arena = &whos, .ok = true};
+  /* Sized once: growing tables touch fresh memory. */
   size_t estimate = 64;
   for (size_t i = 0; i < n; i++) estimate += estimate_names(&files[i]);
-  r.cap = estimate + estimate / 4;
-  r.claims = malloc(r.cap * sizeof *r.claims);
-  if (!r.claims) abort();
-  set_reserve(&r.global, estimate);
+  r.cap = estimate;
+  r.entries = table(r.cap * sizeof *r.entries);
   for (size_t i = 0; i < n; i++) check_file(&r, &files[i]);
-
+  dedup(&r);
+  report_all(&r);
   for (size_t i = 0; i < n; i++)
-    r.ok = scope_names(&files[i], &r.global, diag) && r.ok;
-  set_free(&r.global);
+    r.ok = scope_names(&files[i], &r.global, params, diag) && r.ok;
+  og_pages_free(r.global.slots, r.global.cap * sizeof *r.global.slots);
   set_free(&r.files);
-  free(r.claims);
+  og_pages_free(r.entries, r.cap * sizeof *r.entries);
+  free(r.file_claims);
+  og_arena_free(&whos);
   return r.ok;
 }

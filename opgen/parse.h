@@ -11,4 +11,13 @@
 og_ast_file *og_parse(og_arena *arena, const og_sources *sources,
                       uint32_t file, og_diag *diag);
 
+/* og_parse that also hands each op to on_op(arg, op) as soon as it is
+ * complete (on the parsing thread; the op is not changed after, but for
+ * its `next`), so that a consumer can check it while the parse goes on
+ * (see og_compile). */
+og_ast_file *og_parse_each(og_arena *arena, const og_sources *sources,
+                           uint32_t file, og_diag *diag,
+                           void (*on_op)(void *arg, og_ast_op *op),
+                           void *arg);
+
 #endif

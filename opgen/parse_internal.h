@@ -45,6 +45,8 @@ typedef struct og_parse_ctx {
   og_lex_state *lex;
   og_ast_file *file;
   og_ast_op **ops_tail;
+  void (*on_op)(void *arg, og_ast_op *op); /* og_parse_each; or NULL */
+  void *on_op_arg;
   bool saw_op; /* for "package must come first" */
   size_t item_errors; /* items dropped by recovery in the current op */
   /* The last two tokens read: a missing ';' is reported after the one

@@ -120,7 +120,8 @@ decl:
     og_build_c_prefix(ctx, &@1, &$2, &@2, &$3, &@3);
   }
 | op                   { *ctx->ops_tail = $1; ctx->ops_tail = &$1->next;
-                         ctx->saw_op = true; }
+                         ctx->saw_op = true;
+                         if (ctx->on_op) ctx->on_op(ctx->on_op_arg, $1); }
 | error ';'
 | error '}'
 | error  { if (resume_after_missing_semicolon(ctx)) yyerrok; }

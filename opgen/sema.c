@@ -221,6 +221,29 @@ static bool check_encoding(const og_sources *sources, uint32_t file,
   return false;
 }
 
+/* One file's ops as the parse completes them (og_sema_parse_each). */
+typedef struct file_ops {
+  og_model *m;
+  const og_sources *sources;
+  const char *file;
+  uint32_t index;
+  op_entry **entries;
+  size_t *cap;
+} file_ops;
+
+static void finalize_each(void *arg, const og_ast_op *op, og_diag *diag) {
+  file_ops *fo = arg;
+  og_model *m = fo->m;
+  if (op->has_syntax_error) return; /* avoid follow-on errors */
+  *fo->entries = og_xgrow(*fo->entries, fo->cap, m->nops + 1,
+                          sizeof **fo->entries);
+  op_entry *e = &(*fo->entries)[m->nops++];
+  /* The prefix may be declared after an op (an error): set after. */
+  e->op = finalize_op(m, diag, fo->sources, fo->file, NULL, op);
+  e->ast = op;
+  e->file = fo->index;
+}
+
 og_model *og_compile(const og_sources *sources, const uint32_t *files,
                      size_t nfiles, og_diag *diag) {
   size_t errors_before = diag->errors;
@@ -233,9 +256,14 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
   for (size_t f = 0; f < nfiles; f++) {
     const og_source *src = sources->items[files[f]];
     if (!check_encoding(sources, files[f], diag)) continue;
-    og_ast_file *ast = og_parse(&ast_arena, sources, files[f], diag);
     const char *file = og_arena_strdup(&m->arena, src->path);
+    size_t first = m->nops;
+    file_ops fo = {m, sources, file, files[f], &entries, &cap};
+    og_ast_file *ast = og_sema_parse_each(&ast_arena, sources, files[f], diag,
+                                          finalize_each, &fo);
     const char *prefix = file_prefix(&m->arena, ast, src->path);
+    for (size_t i = first; i < m->nops; i++)
+      ((og_op *)entries[i].op)->package = prefix;
     og_srcpos ppos = {file, 0, 0, 0};
     if (ast->package || ast->c_prefix) {
       ppos = og_sources_pos(sources, ast->c_prefix ? ast->c_prefix_loc
@@ -245,15 +273,6 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
     m->files[m->nfiles++] = (og_model_file){file, prefix, ppos,
                                             ast->c_prefix != NULL,
                                             ast->c_prefix_strip};
-    for (const og_ast_op *op = ast->ops; op; op = op->next) {
-      if (op->has_syntax_error) continue; /* avoid follow-on errors */
-      entries = og_xgrow(entries, &cap, m->nops + 1, sizeof *entries);
-      og_diag_hold(diag);
-      entries[m->nops].op = finalize_op(m, diag, sources, file, prefix, op);
-      og_diag_release(diag);
-      entries[m->nops].ast = op;
-      entries[m->nops++].file = files[f];
-    }
   }
   check_duplicates(m, diag, entries);
   m->ops = og_xmalloc((m->nops ? m->nops : 1) * sizeof *m->ops);

@@ -32,6 +32,18 @@ long og_sema_find_output(const og_sema_op *s, const char *name);
 
 og_srcpos og_sema_pos(const og_sema_op *s, og_loc loc);
 
+/* Parses source `file` into ast_arena and calls each(arg, op, d) for
+ * every op, in source order, as if after the parse, with d holding what
+ * `each` reports: its diagnostics reach `diag` sorted per op, after the
+ * parse's (sema_stream.c). A large source is parsed on a thread of its
+ * own meanwhile. */
+extern size_t og_sema_stream_bytes; /* the smallest source streamed */
+typedef void (*og_sema_each_fn)(void *arg, const og_ast_op *op, og_diag *d);
+og_ast_file *og_sema_parse_each(og_arena *ast_arena,
+                                const og_sources *sources, uint32_t file,
+                                og_diag *diag, og_sema_each_fn each,
+                                void *arg);
+
 /* Names (sema_names.c). */
 void og_sema_check_op_name(og_sema_op *s);
 void og_sema_check_names(og_sema_op *s);

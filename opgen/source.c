@@ -41,19 +41,26 @@ static char *xstrdup(const char *s) {
   return memcpy(og_xmalloc(n), s, n);
 }
 
-uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
-                        size_t len) {
+/* Adds a source that owns `text` (len bytes and room for a NUL). */
+static uint32_t add_owned(og_sources *s, const char *path, char *text,
+                          size_t len) {
   og_source *src = og_xmalloc(sizeof *src);
   memset(src, 0, sizeof *src);
   src->path = xstrdup(path);
-  src->text = og_xmalloc(len + 1);
-  if (len) memcpy(src->text, text, len); /* text may be NULL when empty */
+  src->text = text;
   src->text[len] = '\0';
   src->len = len;
   index_lines(src);
   s->items = og_xgrow(s->items, &s->cap, s->count + 1, sizeof *s->items);
   s->items[s->count] = src;
   return (uint32_t)s->count++;
+}
+
+uint32_t og_sources_add(og_sources *s, const char *path, const char *text,
+                        size_t len) {
+  char *copy = og_xmalloc(len + 1);
+  if (len) memcpy(copy, text, len); /* text may be NULL when empty */
+  return add_owned(s, path, copy, len);
 }
 
 /* Opens without blocking (a FIFO with no writer would block open()
@@ -88,9 +95,13 @@ static char *read_capped(int fd, const struct stat *st, size_t *len) {
   }
   size_t cap = 0, n = 0;
   char *buf = NULL;
+  /* A regular file in one read, with room for the NUL and for the read
+   * that says it ended (a file that grows meanwhile grows the buffer). */
+  size_t first = S_ISREG(st->st_mode) ? (size_t)st->st_size + 2 : 65536;
   for (;;) {
-    size_t want = n + 65536 > OG_MAX_INPUT_BYTES + 1 ? OG_MAX_INPUT_BYTES + 1
-                                                     : n + 65536;
+    size_t step = n ? 65536 : first;
+    size_t want = n + step > OG_MAX_INPUT_BYTES + 1 ? OG_MAX_INPUT_BYTES + 1
+                                                    : n + step;
     if (cap < want) buf = og_xgrow(buf, &cap, want, 1);
     ssize_t got = read(fd, buf + n, want - n);
     if (got < 0 && errno == EINTR) continue;
@@ -104,6 +115,7 @@ static char *read_capped(int fd, const struct stat *st, size_t *len) {
     n += (size_t)got;
   }
   *len = n;
+  if (n == cap) buf = og_xgrow(buf, &cap, n + 1, 1); /* the NUL */
   return buf;
 }
 
@@ -119,9 +131,7 @@ int og_sources_load(og_sources *s, const char *path) {
     errno = err;
     return -1;
   }
-  uint32_t idx = og_sources_add(s, path, buf, len);
-  free(buf);
-  return (int)idx;
+  return (int)add_owned(s, path, buf, len);
 }
 
 const og_source *og_sources_find(const og_sources *s, const char *path) {

@@ -1,0 +1,95 @@
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, madvise */
+
+#include "pages.h"
+
+#include "arena.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define OG_PAGES_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define OG_PAGES_MALLOC 1
+#endif
+#endif
+#ifndef OG_PAGES_MALLOC
+#define OG_PAGES_MALLOC 0
+#endif
+
+/* Address space only: pages count once touched. */
+enum { REGION = 1u << 30, HUGE = 2u << 20, GRAIN = 4096 };
+
+/* A freed buffer, stored in itself. */
+typedef struct free_buf {
+  struct free_buf *next;
+  size_t size;
+} free_buf;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char *base; /* NULL: no region */
+static atomic_size_t used;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static free_buf *freed;
+
+static void reserve(void) {
+  if (OG_PAGES_MALLOC) return;
+  void *p = mmap(NULL, REGION + HUGE, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return;
+  /* Huge pages need 2 MiB-aligned addresses. */
+  uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+  (void)madvise((void *)a, REGION, MADV_HUGEPAGE); /* advice only */
+  base = (char *)a;
+}
+
+static bool in_region(const void *p) {
+  return base && (const char *)p >= base && (const char *)p < base + REGION;
+}
+
+/* A freed buffer of at least size bytes (the first that fits: most
+ * requests are of one block size), unlinked; NULL if none. */
+static void *take_freed(size_t size) {
+  pthread_mutex_lock(&lock);
+  free_buf **link = &freed;
+  while (*link && (*link)->size < size) link = &(*link)->next;
+  free_buf *b = *link;
+  if (b) *link = b->next;
+  pthread_mutex_unlock(&lock);
+  return b;
+}
+
+static size_t rounded(size_t size) {
+  return size > SIZE_MAX - GRAIN ? SIZE_MAX : (size + GRAIN - 1) & ~(size_t)(GRAIN - 1);
+}
+
+void *og_pages_alloc(size_t size) {
+  pthread_once(&once, reserve);
+  size = rounded(size);
+  if (!base || size > REGION) return og_xmalloc(size);
+  void *p = take_freed(size);
+  if (p) return p;
+  size_t at = atomic_fetch_add(&used, size);
+  if (at + size > REGION) return og_xmalloc(size); /* used stays past */
+  return base + at;
+}
+
+void og_pages_free(void *p, size_t size) {
+  if (!p) return;
+  if (!in_region(p)) {
+    free(p);
+    return;
+  }
+  free_buf *b = p;
+  b->size = rounded(size);
+  pthread_mutex_lock(&lock);
+  b->next = freed;
+  freed = b;
+  pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,19 @@
+/* Large buffers (arena blocks, output buffers) from one region of
+ * address space advised for transparent huge pages: a `gen` of a large
+ * corpus touches some 20 MB, and faulting that in 4 KiB pages cost more
+ * than the work (BENCHMARKS.md, "Issue 15, round 3"). A freed buffer is
+ * kept for the next request it fits. Past the region, and always under
+ * sanitizers (which then see every buffer), buffers come from malloc.
+ * Thread-safe. */
+#ifndef OPGEN_PAGES_H
+#define OPGEN_PAGES_H
+
+#include <stddef.h>
+
+/* At least `size` bytes, aligned for any type, not zeroed (a buffer
+ * may be one freed before); aborts on exhaustion like og_xmalloc. */
+void *og_pages_alloc(size_t size);
+/* size: as given to og_pages_alloc. NULL is ignored. */
+void og_pages_free(void *p, size_t size);
+
+#endif
