@@ -1,30 +1,6 @@
 /* opr_execute_op: the generic entry by op definition, with the same checks
  * and results as opr_execute by name. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-/* cmocka.h needs the four headers above first. */
-#include <cmocka.h>
-
-#include "opr/opr.h"
-#include "shipped.h"
-
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  opr_status s = opgen_shipped_register();
-  if (!s) s = opr_context_new(NULL, &ctx);
-  opr_status_free(s);
-  return s ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
+#include "opstest.h"
 
 static opr_tensor *floats3(void) {
   const float v[3] = {1, 2, 3};

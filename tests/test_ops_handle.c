@@ -1,40 +1,9 @@
 /* opr_op_handle: an op looked up once by name, then run by handle
  * (opr_execute_op) with the results, errors and tape records of
  * opr_execute by name. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-/* cmocka.h needs the four headers above first. */
-#include <cmocka.h>
-
-#include "opr/opr.h"
-#include "shipped.h"
+#include "opstest.h"
 
 #include <string.h>
-
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  opr_status s = opgen_shipped_register();
-  if (!s) s = opr_context_new(NULL, &ctx);
-  opr_status_free(s);
-  return s ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
-
-static void expect_status(opr_status s, opr_code code, const char *msg) {
-  assert_non_null(s);
-  assert_string_equal(opr_status_message(s), msg);
-  assert_int_equal(opr_status_code(s), code);
-  opr_status_free(s);
-}
 
 static opr_tensor *floats3(void) {
   const float v[3] = {1, 2, 3};

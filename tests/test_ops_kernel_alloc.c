@@ -2,39 +2,9 @@
  * (the runtime preallocated none): a small host output comes from this
  * thread's cache without a call, larger ones from the general path, and
  * the errors (twice, no such output, a bad shape) are as they were. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-/* cmocka.h needs the four headers above first. */
-#include <cmocka.h>
+#include "opstest.h"
 
 #include "demo_kernels.h"
-#include "opr/opr.h"
-#include "shipped.h"
-
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  opr_status s = opgen_shipped_register();
-  if (!s) s = opr_context_new(NULL, &ctx);
-  opr_status_free(s);
-  return s ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
-
-static void expect_status(opr_status s, opr_code code, const char *msg) {
-  assert_non_null(s);
-  assert_string_equal(opr_status_message(s), msg);
-  assert_int_equal(opr_status_code(s), code);
-  opr_status_free(s);
-}
 
 /* A kernel context for Example with T = float, its output slot `out`. */
 typedef struct example_call {

@@ -4,44 +4,13 @@
  * runs by it, with the results and errors of the general path. Calls
  * with other inputs, named attrs, value-dependent shapes or a kernel
  * registered since take the general path again. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-/* cmocka.h needs the four headers above first. */
-#include <cmocka.h>
-
-#include "opr/opr.h"
-#include "shipped.h"
+#include "opstest.h"
 
 #include <pthread.h>
 #include <string.h>
 
 /* The runtime's test hook (runtime/src/plan_cache.h). */
 size_t opr_plan_thread_count(void);
-
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  opr_status s = opgen_shipped_register();
-  if (!s) s = opr_context_new(NULL, &ctx);
-  opr_status_free(s);
-  return s ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
-
-static void expect_status(opr_status s, opr_code code, const char *msg) {
-  assert_non_null(s);
-  assert_string_equal(opr_status_message(s), msg);
-  assert_int_equal(opr_status_code(s), code);
-  opr_status_free(s);
-}
 
 static opr_tensor *ints(int64_t n, int32_t first) {
   opr_tensor *t = NULL;

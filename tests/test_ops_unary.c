@@ -2,39 +2,9 @@
  * opr_op_def.has_fast_path (Example: a type attr; ZeroOutInt32: a fixed
  * type). The wrapper's tests, in the runtime: what passes runs the
  * cached kernel; anything else fails with the general path's error. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-/* cmocka.h needs the four headers above first. */
-#include <cmocka.h>
+#include "opstest.h"
 
 #include "demo_ops.h"
-#include "opr/opr.h"
-#include "shipped.h"
-
-static opr_context *ctx;
-
-static int setup(void **state) {
-  (void)state;
-  opr_status s = opgen_shipped_register();
-  if (!s) s = opr_context_new(NULL, &ctx);
-  opr_status_free(s);
-  return s ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  opr_context_free(ctx);
-  return 0;
-}
-
-static void expect_status(opr_status s, opr_code code, const char *msg) {
-  assert_non_null(s);
-  assert_string_equal(opr_status_message(s), msg);
-  assert_int_equal(opr_status_code(s), code);
-  opr_status_free(s);
-}
 
 static opr_tensor *ints(int32_t a, int32_t b) {
   const int32_t v[2] = {a, b};
