@@ -1,6 +1,6 @@
 /* The C generation driver: groups ops by spec file, checks what only C
  * can get wrong (the name model, emit_c_names_check.c), and renders
- * three files per spec file, on three threads. */
+ * three files per spec file, in four parts on four threads. */
 #include "emit_c.h"
 
 #include "emit_c_internal.h"
@@ -44,48 +44,73 @@ static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
   return m->nfiles;
 }
 
-/* One of a file's three outputs, rendered with its own scratch arena, so
- * that the three can render on threads of their own (the per-op names
+/* One part of a file's outputs, rendered with its own scratch arena, so
+ * that the parts can render on threads of their own (the per-op names
  * and wrapper parameters of f->cache are complete by then and only
  * read). */
+typedef enum render_part {
+  PART_HEADER,
+  PART_SOURCE_HEAD,
+  PART_SOURCE_TAIL,
+  PART_KERNELS,
+  NPARTS
+} render_part;
+
 typedef struct render_job {
   og_c_file file; /* a copy, with `arena` */
   og_arena arena;
-  void (*emit)(const og_c_file *f, og_writer *w);
+  render_part part;
+  size_t split; /* the source's first op in its tail */
   og_writer *w;
 } render_job;
 
 static void *render(void *arg) {
   render_job *j = arg;
-  j->emit(&j->file, j->w);
+  switch (j->part) {
+  case PART_HEADER: og_emit_c_header(&j->file, j->w); break;
+  case PART_SOURCE_HEAD: og_emit_c_source_head(&j->file, j->w, j->split); break;
+  case PART_SOURCE_TAIL: og_emit_c_source_tail(&j->file, j->w, j->split); break;
+  default: og_emit_c_kernels(&j->file, j->w); break;
+  }
   return NULL;
 }
 
-/* Renders header, source and kernel header of f into w[0..2]: the source
- * (the largest) on this thread, the other two on two more; each output is
- * the same bytes as rendered alone. Where a thread cannot be started, its
- * output renders here. */
+size_t og_c_source_split_ops = 64;
+
+/* Renders header, source and kernel header of f into w[0..2]. The source
+ * (the largest) renders in two halves, the head on this thread, the tail
+ * into a writer of its own that is appended after, so that four parts of
+ * like sizes share the CPUs; the other parts on threads of their own.
+ * Each output is the same bytes as rendered alone. Where a thread cannot
+ * be started, its part renders here. */
 static void render_file(const og_c_file *f, og_writer *const w[3]) {
-  static void (*const emit[3])(const og_c_file *, og_writer *) = {
-      og_emit_c_header, og_emit_c_source, og_emit_c_kernels};
   for (size_t i = 0; i < f->nops; i++) /* computed by the check already */
     og_c_wrapper_params(f, f->ops[i]);
-  render_job jobs[3];
-  pthread_t threads[3];
-  bool started[3] = {false, false, false};
-  for (int i = 0; i < 3; i++) {
-    jobs[i] = (render_job){.file = *f, .emit = emit[i], .w = w[i]};
+  og_writer tail;
+  og_writer_init(&tail);
+  size_t split = f->nops >= og_c_source_split_ops ? f->nops / 2 : f->nops;
+  og_w_reserve(&tail, 4096 * (f->nops - split + 1));
+  og_writer *const into[NPARTS] = {w[0], w[1], &tail, w[2]};
+  render_job jobs[NPARTS];
+  pthread_t threads[NPARTS];
+  bool started[NPARTS] = {false};
+  for (int i = 0; i < NPARTS; i++) {
+    jobs[i] = (render_job){
+        .file = *f, .part = (render_part)i, .split = split, .w = into[i]};
     og_arena_init(&jobs[i].arena);
     jobs[i].file.arena = &jobs[i].arena;
   }
-  for (int i = 0; i < 3; i += 2)
-    started[i] = pthread_create(&threads[i], NULL, render, &jobs[i]) == 0;
-  render(&jobs[1]);
-  for (int i = 0; i < 3; i += 2) {
+  for (int i = 0; i < NPARTS; i++)
+    if (i != PART_SOURCE_HEAD)
+      started[i] = pthread_create(&threads[i], NULL, render, &jobs[i]) == 0;
+  render(&jobs[PART_SOURCE_HEAD]);
+  for (int i = 0; i < NPARTS; i++) {
     if (started[i]) pthread_join(threads[i], NULL);
-    else render(&jobs[i]);
+    else if (i != PART_SOURCE_HEAD) render(&jobs[i]);
   }
-  for (int i = 0; i < 3; i++) og_arena_free(&jobs[i].arena);
+  og_w_append(w[1], &tail);
+  og_writer_free(&tail);
+  for (int i = 0; i < NPARTS; i++) og_arena_free(&jobs[i].arena);
 }
 
 bool og_emit_c_check(const og_model *m, og_diag *diag) {

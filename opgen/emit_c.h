@@ -18,5 +18,8 @@ bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
 /* Only the checks of og_emit_c (the generated names), for `opgen check`:
  * a spec that check accepts is one gen accepts. */
 bool og_emit_c_check(const og_model *m, og_diag *diag);
+/* A file of this many ops or more renders its source in two halves on
+ * two threads (64; tests set it); the bytes are the same either way. */
+extern size_t og_c_source_split_ops;
 
 #endif

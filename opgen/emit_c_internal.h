@@ -29,6 +29,11 @@ void og_c_cache_init(og_c_file *f);
 
 void og_emit_c_header(const og_c_file *f, og_writer *w);
 void og_emit_c_source(const og_c_file *f, og_writer *w);
+/* The source in two parts that concatenate to it, for two threads: the
+ * head (the banner, the includes, ops [0, end)) and the tail (ops
+ * [begin, nops), the registration function), begin == end. */
+void og_emit_c_source_head(const og_c_file *f, og_writer *w, size_t end);
+void og_emit_c_source_tail(const og_c_file *f, og_writer *w, size_t begin);
 void og_emit_c_kernels(const og_c_file *f, og_writer *w);
 
 /* "demo_zero_out": the prefix and the op's snake_case name (cached). */

@@ -430,7 +430,7 @@ static bool compiles_shapes(const og_c_file *f) {
   return false;
 }
 
-void og_emit_c_source(const og_c_file *f, og_writer *w) {
+void og_emit_c_source_head(const og_c_file *f, og_writer *w, size_t end) {
   og_c_banner(w, f, og_arena_printf(f->arena, "%s: registration tables, checks and "
                                               "wrappers for the ops of %s.",
                                     og_cn_file(f, OG_CN_OPS_C), f->spec));
@@ -438,6 +438,15 @@ void og_emit_c_source(const og_c_file *f, og_writer *w) {
   if (compiles_shapes(f)) og_w_line(w, "#include \"opr/shape_expr.h\"");
   if (og_c_defaults_need_math(f)) og_w_line(w, "#include <math.h>");
   og_w_newline(w);
-  for (size_t i = 0; i < f->nops; i++) op_code(w, f, f->ops[i]);
+  for (size_t i = 0; i < end; i++) op_code(w, f, f->ops[i]);
+}
+
+void og_emit_c_source_tail(const og_c_file *f, og_writer *w, size_t begin) {
+  for (size_t i = begin; i < f->nops; i++) op_code(w, f, f->ops[i]);
   register_fn(w, f);
+}
+
+void og_emit_c_source(const og_c_file *f, og_writer *w) {
+  og_emit_c_source_head(f, w, f->nops);
+  og_emit_c_source_tail(f, w, f->nops);
 }

@@ -90,6 +90,11 @@ static void text(og_writer *w, const char *s, size_t n) {
   w->at_line_start = false;
 }
 
+void og_w_append(og_writer *w, const og_writer *from) {
+  if (from->len) append(w, from->buf, from->len);
+  w->at_line_start = from->at_line_start;
+}
+
 void og_w_write(og_writer *w, const char *s, size_t len) {
   if (!og_has_newline(s, len)) { /* nearly always: one piece of a line */
     if (len) text(w, s, len);

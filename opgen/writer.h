@@ -24,6 +24,9 @@ void og_writer_free(og_writer *w);
 
 /* Appends text; indentation is inserted at the start of each line. */
 void og_w_write(og_writer *w, const char *s, size_t len);
+/* Appends the bytes of `from` as they are (written at w's indentation,
+ * as a part rendered apart) and takes its line state. */
+void og_w_append(og_writer *w, const og_writer *from);
 /* Inline: a literal's strlen is a constant. */
 static inline void og_w_puts(og_writer *w, const char *s) {
   og_w_write(w, s, strlen(s));

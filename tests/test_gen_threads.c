@@ -235,6 +235,29 @@ static void threaded_name_check_renders_the_serial_files(void **state) {
   free(src);
 }
 
+/* The source in two halves on two threads (og_c_source_split_ops) is
+ * the source rendered whole. */
+static void split_source_renders_the_whole_file(void **state) {
+  (void)state;
+  char *src = naming_spec(301, false);
+  tu_diags d = {0};
+  og_model *m = tu_compile("names.op", src, &d);
+  assert_non_null(m);
+  size_t saved = og_c_source_split_ops;
+  og_c_source_split_ops = SIZE_MAX;
+  char *whole = check_names(m, SIZE_MAX, true);
+  og_c_source_split_ops = 2; /* 150 ops and 151 */
+  char *halves = check_names(m, SIZE_MAX, true);
+  og_c_source_split_ops = saved;
+  assert_non_null(strstr(whole, "names_register_ops(void)"));
+  assert_string_equal(whole, halves);
+  free(whole);
+  free(halves);
+  og_model_free(m);
+  tu_diags_free(&d);
+  free(src);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(streamed_model_is_the_serial_one),
@@ -243,6 +266,7 @@ int main(void) {
       cmocka_unit_test(only_large_specs_take_threads_by_default),
       cmocka_unit_test(threaded_name_check_reports_as_the_serial_one),
       cmocka_unit_test(threaded_name_check_renders_the_serial_files),
+      cmocka_unit_test(split_source_renders_the_whole_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
