@@ -491,6 +491,8 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
         !og_c_has_attrs_struct(op))
       continue;
     if (p == OG_CN_SHAPE && (op->shape_fn || !op->nshape_rules)) continue;
+    /* Wrappers of one runtime call share no body (emit_c_source.c). */
+    if (p == OG_CN_CALL && og_c_has_exec_fast_path(op)) continue;
     if (p == OG_CN_SHAPE_VALUES && !og_c_shape_has_values(f, op)) continue;
     if ((p == OG_CN_INPUT_DEFS && !op->ninputs) ||
         (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||

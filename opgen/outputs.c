@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* MAP_POPULATE */
 #include "outputs.h"
 
 #include "arena.h"
@@ -10,13 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef MAP_POPULATE
-#define MAP_POPULATE 0
-#endif
 
 void og_outputs_init(og_outputs *o) { memset(o, 0, sizeof *o); }
 
@@ -103,40 +97,28 @@ bool og_make_dirs(const char *path) {
   return make_dirs(path, &made);
 }
 
-/* The rest of same_content, by reading: fd holds exactly data[0..len)
- * (its size already matched). */
-static bool same_read(int fd, const char *data, size_t len) {
-  char buf[65536];
-  size_t off = 0;
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n == 0 && off == len;
-    if (off + (size_t)n > len || memcmp(buf, data + off, (size_t)n) != 0)
-      return false;
-    off += (size_t)n;
-  }
-}
-
 /* True when `path` already holds exactly `data`. Only called for
  * regular files (check_targets ran before). A size that differs answers
- * without reading; else the file is mapped (its pages come straight from
- * the page cache, no copy) and compared, or read where it cannot be
- * mapped. */
+ * without reading; else the file is read and compared a block at a time.
+ * Not mapped: a file truncated by another process while mapped would
+ * kill this one with SIGBUS; a read just comes back short. */
 static bool same_content(const char *path, const char *data, size_t len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
   bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
               (uintmax_t)st.st_size == (uintmax_t)len;
-  if (same && len) {
-    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (map != MAP_FAILED) {
-      same = memcmp(map, data, len) == 0;
-      munmap(map, len);
-    } else {
-      same = same_read(fd, data, len);
+  char buf[65536];
+  size_t off = 0;
+  while (same) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      same = n == 0 && off == len;
+      break;
     }
+    same = off + (size_t)n <= len && memcmp(buf, data + off, (size_t)n) == 0;
+    off += (size_t)n;
   }
   close(fd);
   return same;

@@ -282,7 +282,10 @@ static bool format_direct(og_writer *w, bool nl, const char *fmt,
   } else if (len) {
     fill_spaces(at - pad, pad);
     w->len = start + pad + len;
-    if (nl) w->buf[w->len++] = '\n';
+    if (nl) {
+      reserve(w, 1); /* the text may end at the buffer's last byte */
+      w->buf[w->len++] = '\n';
+    }
     w->buf[w->len] = '\0';
     w->at_line_start = nl;
   } else if (nl) {

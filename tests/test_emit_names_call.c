@@ -43,6 +43,26 @@ static void an_op_named_like_a_wrappers_body_clashes(void **state) {
   free(err);
 }
 
+/* A wrapper of one runtime call (opr_invoke_unary) has no body, so the
+ * name is free. */
+static void a_one_call_wrapper_leaves_the_body_name_free(void **state) {
+  (void)state;
+  char *err;
+  assert_int_equal(gen("package demo;\n"
+                       "op Neg {\n  attr T: {float, double};\n  input x: T;\n"
+                       "  output y: T;\n  shape y = x;\n}\n"
+                       "op NegCall { }\n", &err), 0);
+  assert_string_equal(err, "");
+  free(err);
+  char path[600];
+  snprintf(path, sizeof path, "%s/out/ops_ops.c", tmpdir);
+  char *c = tu_read_file(path, NULL);
+  assert_non_null(c);
+  assert_non_null(strstr(c, "return opr_invoke_unary(ctx, &demo_neg_def, x, y);"));
+  assert_non_null(strstr(c, "opr_status demo_neg_call(opr_context *ctx"));
+  free(c);
+}
+
 static void an_argument_named_into_is_renamed(void **state) {
   (void)state;
   char *err;
@@ -76,6 +96,7 @@ int main(void) {
   if (!getenv("OPGEN_BIN")) return 77;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(an_op_named_like_a_wrappers_body_clashes),
+      cmocka_unit_test(a_one_call_wrapper_leaves_the_body_name_free),
       cmocka_unit_test(an_argument_named_into_is_renamed),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

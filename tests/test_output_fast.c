@@ -80,6 +80,27 @@ static void writer_reserve_keeps_text_and_makes_room(void **state) {
   og_writer_free(&w);
 }
 
+/* A formatted line whose text ends at the buffer's last byte still gets
+ * its newline and '\0' inside the buffer (AddressSanitizer reported the
+ * byte past it): every text length around a fresh writer's size. */
+static void a_line_ending_at_the_buffers_end_fits(void **state) {
+  (void)state;
+  char text[2200];
+  memset(text, 'x', sizeof text);
+  for (size_t n = 900; n < 2100; n++) {
+    text[n] = '\0';
+    og_writer w;
+    og_writer_init(&w);
+    og_w_line(&w, "%s", text);
+    assert_int_equal(w.len, n + 1);
+    assert_true(w.cap > w.len);
+    assert_int_equal(w.buf[n], '\n');
+    assert_int_equal(w.buf[n + 1], '\0');
+    og_writer_free(&w);
+    text[n] = 'x';
+  }
+}
+
 /* og_w_printf / og_w_line against the plain way (vsnprintf, then
  * og_w_write), at indentation 0 to 3 and from a line's start or middle. */
 static void same_written(const char *fmt, ...) {
@@ -250,6 +271,7 @@ int main(void) {
       cmocka_unit_test(format_copies_runs_and_strings_of_every_length),
       cmocka_unit_test(writer_indents_every_depth),
       cmocka_unit_test(writer_reserve_keeps_text_and_makes_room),
+      cmocka_unit_test(a_line_ending_at_the_buffers_end_fits),
       cmocka_unit_test(writer_formats_in_place_as_printf_then_write),
       cmocka_unit_test(writer_literal_formats_match_printf),
       cmocka_unit_test(newline_test_finds_one_at_every_offset),

@@ -10,6 +10,7 @@
 #include "device_pool.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,16 +107,15 @@ static void free_kept_at_exit(void) { opr_pool_set_limit(&pool, 0); }
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 static void register_exit(void) { atexit(free_kept_at_exit); }
 #else
-static size_t pool_limit = (size_t)1 << 30; /* kept, but nothing to keep */
+/* Recorded, but nothing to keep. */
+static _Atomic size_t pool_limit = (size_t)1 << 30;
 #endif
 
 size_t opr_gpu_cache_limit(size_t bytes) {
 #ifdef OPR_WITH_CUDA
   return opr_pool_set_limit(&pool, bytes);
 #else
-  size_t old = pool_limit;
-  pool_limit = bytes;
-  return old;
+  return atomic_exchange(&pool_limit, bytes);
 #endif
 }
 
