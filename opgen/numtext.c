@@ -38,8 +38,12 @@ double og_strtod(const char *s, char **end) {
 static int shortest(double d, int max, bool single, char *out) {
   int prec = 1;
   for (; prec < max; prec++) {
-    snprintf(out, OG_DOUBLE_TEXT_MAX, "%.*g", prec, d);
-    if (single ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d) break;
+    /* Never truncated (17 digits, a sign, an exponent): the test says so
+     * to the compiler too. */
+    int n = snprintf(out, OG_DOUBLE_TEXT_MAX, "%.*g", prec, d);
+    if (n > 0 && n < OG_DOUBLE_TEXT_MAX &&
+        (single ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d))
+      break;
   }
   return prec;
 }
