@@ -188,9 +188,7 @@ bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f) {
   return true;
 }
 
-/* The next '%' at or after p, or its '\0': one scan, where strchr would
- * scan a format's last run twice (then strlen). */
-static inline const char *find_percent(const char *p) {
+const char *og_fmt_find_percent(const char *p) {
 #ifdef __GLIBC__
   return strchrnul(p, '%');
 #else
@@ -206,7 +204,7 @@ int og_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
   sink o = {buf, size ? size - 1 : 0, 0};
   bool ok = true;
   for (const char *p = fmt; *p && ok;) {
-    const char *pct = find_percent(p);
+    const char *pct = og_fmt_find_percent(p);
     put(&o, p, (size_t)(pct - p));
     if (!*pct) break;
     p = pct + 1;

@@ -43,6 +43,10 @@ typedef struct og_fmt_spec {
   bool left, zero, width_arg, prec_arg;
 } og_fmt_spec;
 
+/* The next '%' at or after p, or its '\0': one scan, where strchr would
+ * scan a format's last run twice (then strlen). */
+const char *og_fmt_find_percent(const char *p);
+
 /* False for a spec that only vsnprintf formats (then *s is set as far
  * as it was read: s->size is how far). */
 bool og_fmt_parse(const char *p, og_fmt_spec *s);

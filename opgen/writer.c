@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* strchrnul, where the C library has it */
 #include "writer.h"
 
 #include "arena.h"
@@ -114,16 +113,6 @@ void og_w_write(og_writer *w, const char *s, size_t len) {
   }
 }
 
-/* The next '%' at or after p, or its '\0' (as format.c's). */
-static inline const char *find_percent(const char *p) {
-#ifdef __GLIBC__
-  return strchrnul(p, '%');
-#else
-  const char *pct = strchr(p, '%');
-  return pct ? pct : p + strlen(p);
-#endif
-}
-
 /* The old way, for a format with a conversion that og_fmt_convert does
  * not do: the whole text by og_vsnprintf (vsnprintf then), then through
  * og_w_write. */
@@ -188,7 +177,7 @@ static bool format_text(cursor *c, const char *fmt, va_list ap) {
   va_copy(args, ap);
   bool ok = true;
   for (const char *p = fmt;;) {
-    const char *pct = find_percent(p);
+    const char *pct = og_fmt_find_percent(p);
     cursor_put(c, p, (size_t)(pct - p));
     if (!*pct) break;
     p = pct + 1;
