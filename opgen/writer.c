@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE: <sys/mman.h> hides it in C11 */
 #include "writer.h"
 
 #include "arena.h"
@@ -39,6 +40,9 @@ static char *reserve(og_writer *w, size_t len) {
  * time instead of 4 KiB (on Linux, where the kernel allows them on
  * request). Only the whole huge pages inside the buffer are advised. */
 static void advise_huge(og_writer *w) {
+#if defined(__linux__) && !defined(MADV_HUGEPAGE)
+#error "MADV_HUGEPAGE missing: without it large outputs fault 4 KiB at a time"
+#endif
 #ifdef MADV_HUGEPAGE
   enum { HUGE = 2u << 20 };
   if (w->cap < 2 * HUGE) return;
