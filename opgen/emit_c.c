@@ -1,11 +1,12 @@
 /* The C generation driver: groups ops by spec file, checks what only C
- * can get wrong (the name model, emit_c_names_check.c), and renders
- * three files per spec file, in four parts on four threads. */
+ * can get wrong (the name model, emit_c_names_check.c) while it renders
+ * three files per spec file, in four parts, on a pool of threads. */
 #include "emit_c.h"
 
 #include "emit_c_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,70 +48,120 @@ static size_t group_files(og_arena *arena, const og_model *m, og_c_file **out) {
 /* One part of a file's outputs, rendered with its own scratch arena, so
  * that the parts can render on threads of their own (the per-op names
  * and wrapper parameters of f->cache are complete by then and only
- * read). */
+ * read, by the renders and the name check alike). */
 typedef enum render_part {
   PART_HEADER,
-  PART_SOURCE_HEAD,
-  PART_SOURCE_TAIL,
   PART_KERNELS,
+  PART_SOURCE_TAIL,
+  PART_SOURCE_HEAD,
   NPARTS
 } render_part;
+
+/* A file's outputs: the source renders in two parts, the tail into a
+ * writer of its own that the later of the two appends; the part that
+ * completes an output compares it with the file it replaces. */
+typedef struct file_out {
+  og_output *items[3]; /* header, source, kernels */
+  og_writer tail;
+  atomic_int source_parts; /* not yet rendered */
+} file_out;
 
 typedef struct render_job {
   og_c_file file; /* a copy, with `arena` */
   og_arena arena;
   render_part part;
   size_t split; /* the source's first op in its tail */
-  og_writer *w;
+  file_out *out;
 } render_job;
 
-static void *render(void *arg) {
-  render_job *j = arg;
+static void render(render_job *j) {
+  og_output *const *items = j->out->items;
+  og_output *done = NULL;
   switch (j->part) {
-  case PART_HEADER: og_emit_c_header(&j->file, j->w); break;
-  case PART_SOURCE_HEAD: og_emit_c_source_head(&j->file, j->w, j->split); break;
-  case PART_SOURCE_TAIL: og_emit_c_source_tail(&j->file, j->w, j->split); break;
-  default: og_emit_c_kernels(&j->file, j->w); break;
+  case PART_HEADER:
+    og_emit_c_header(&j->file, &items[0]->w);
+    done = items[0];
+    break;
+  case PART_KERNELS:
+    og_emit_c_kernels(&j->file, &items[2]->w);
+    done = items[2];
+    break;
+  case PART_SOURCE_HEAD:
+    og_emit_c_source_head(&j->file, &items[1]->w, j->split);
+    break;
+  default: og_emit_c_source_tail(&j->file, &j->out->tail, j->split); break;
   }
+  if (!done && atomic_fetch_sub(&j->out->source_parts, 1) == 1) {
+    og_w_append(&items[1]->w, &j->out->tail);
+    done = items[1];
+  }
+  if (done) og_output_compare(done);
+}
+
+/* The jobs of a run, pulled in order by the threads of the pool. */
+typedef struct renders {
+  render_job *jobs;
+  file_out *outs;
+  size_t count;
+  atomic_size_t next;
+  pthread_t threads[NPARTS];
+  bool started[NPARTS];
+} renders;
+
+static void *work(void *arg) {
+  renders *r = arg;
+  for (size_t i; (i = atomic_fetch_add(&r->next, 1)) < r->count;)
+    render(&r->jobs[i]);
   return NULL;
 }
 
 size_t og_c_source_split_ops = 64;
 
-/* Renders header, source and kernel header of f into w[0..2]. The source
- * (the largest) renders in two halves, the head on this thread, the tail
- * into a writer of its own that is appended after, so that four parts of
- * like sizes share the CPUs; the other parts on threads of their own.
- * Each output is the same bytes as rendered alone. Where a thread cannot
- * be started, its part renders here. */
-static void render_file(const og_c_file *f, og_writer *const w[3]) {
-  for (size_t i = 0; i < f->nops; i++) /* computed by the check already */
-    og_c_wrapper_params(f, f->ops[i]);
-  og_writer tail;
-  og_writer_init(&tail);
-  size_t split = f->nops >= og_c_source_split_ops ? f->nops / 2 : f->nops;
-  og_w_reserve(&tail, 4096 * (f->nops - split + 1));
-  og_writer *const into[NPARTS] = {w[0], w[1], &tail, w[2]};
-  render_job jobs[NPARTS];
-  pthread_t threads[NPARTS];
-  bool started[NPARTS] = {false};
-  for (int i = 0; i < NPARTS; i++) {
-    jobs[i] = (render_job){
-        .file = *f, .part = (render_part)i, .split = split, .w = into[i]};
-    og_arena_init(&jobs[i].arena);
-    jobs[i].file.arena = &jobs[i].arena;
+/* Starts rendering files[0..n) into items (three a file: header,
+ * source, kernels) on up to NPARTS threads: a corpus file's four parts
+ * at once, beside the caller's name check. The source renders in two
+ * halves of like sizes when large. Each output is the same bytes as
+ * rendered alone, on any number of threads. */
+static renders *renders_start(const og_c_file *files, size_t n,
+                              og_output *items) {
+  renders *r = og_xmalloc(sizeof *r);
+  memset(r, 0, sizeof *r);
+  r->count = n * NPARTS;
+  r->jobs = og_xmalloc((r->count ? r->count : 1) * sizeof *r->jobs);
+  r->outs = og_xmalloc((n ? n : 1) * sizeof *r->outs);
+  atomic_init(&r->next, 0);
+  for (size_t i = 0; i < n; i++) {
+    const og_c_file *f = &files[i];
+    file_out *o = &r->outs[i];
+    for (int k = 0; k < 3; k++) o->items[k] = &items[3 * i + k];
+    atomic_init(&o->source_parts, 2);
+    og_writer_init(&o->tail);
+    size_t split = f->nops >= og_c_source_split_ops ? f->nops / 2 : f->nops;
+    og_w_reserve(&o->tail, 4096 * (f->nops - split + 1));
+    for (int k = 0; k < NPARTS; k++) {
+      render_job *j = &r->jobs[i * NPARTS + (size_t)k];
+      *j = (render_job){.file = *f, .part = (render_part)k, .split = split,
+                        .out = o};
+      og_arena_init(&j->arena);
+      j->file.arena = &j->arena;
+    }
   }
-  for (int i = 0; i < NPARTS; i++)
-    if (i != PART_SOURCE_HEAD)
-      started[i] = pthread_create(&threads[i], NULL, render, &jobs[i]) == 0;
-  render(&jobs[PART_SOURCE_HEAD]);
-  for (int i = 0; i < NPARTS; i++) {
-    if (started[i]) pthread_join(threads[i], NULL);
-    else if (i != PART_SOURCE_HEAD) render(&jobs[i]);
-  }
-  og_w_append(w[1], &tail);
-  og_writer_free(&tail);
-  for (int i = 0; i < NPARTS; i++) og_arena_free(&jobs[i].arena);
+  for (size_t t = 0; t < NPARTS && t < r->count; t++)
+    r->started[t] = pthread_create(&r->threads[t], NULL, work, r) == 0;
+  return r;
+}
+
+/* Renders on this thread what no thread took, waits for the threads,
+ * frees the run. */
+static void renders_end(renders *r) {
+  work(r);
+  for (size_t t = 0; t < NPARTS; t++)
+    if (r->started[t]) pthread_join(r->threads[t], NULL);
+  for (size_t i = 0; i < r->count; i++) og_arena_free(&r->jobs[i].arena);
+  for (size_t i = 0; i < r->count / NPARTS; i++) og_writer_free(&r->outs[i].tail);
+  free(r->jobs);
+  free(r->outs);
+  free(r);
 }
 
 bool og_emit_c_check(const og_model *m, og_diag *diag) {
@@ -123,30 +174,55 @@ bool og_emit_c_check(const og_model *m, og_diag *diag) {
   return ok;
 }
 
+/* Three empty outputs a file (header, source, kernels), sized once:
+ * each takes about 3 KiB an op (pages that stay unused cost nothing). */
+static void add_outputs(og_arena *arena, const og_c_file *files, size_t n,
+                        const char *dir, og_outputs *out) {
+  static const og_cn_file_part parts[3] = {OG_CN_OPS_H, OG_CN_OPS_C,
+                                           OG_CN_KERNELS_H};
+  const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) {
+      og_writer *w = og_outputs_add(
+          out, og_arena_printf(arena, "%s%s%s", dir, sep,
+                               og_cn_file(&files[i], parts[k])));
+      og_w_reserve(w, 4096 * (files[i].nops + 1));
+    }
+}
+
+/* Empties outputs [first, count): dropped, or (`keep`) to render anew. */
+static void clear_outputs(og_outputs *out, size_t first, bool keep) {
+  for (size_t i = first; i < out->count; i++) {
+    og_writer_free(&out->items[i].w);
+    og_writer_init(&out->items[i].w);
+    out->items[i].same = OG_SAME_UNKNOWN;
+    if (!keep) free(out->items[i].path);
+  }
+  if (!keep) out->count = first;
+}
+
+/* The renders run beside the name check (they only read the names
+ * og_cn_prepare gave each op); nothing is kept unless it passes, and
+ * where the check renamed a scoped name, all render again. */
 bool og_emit_c(const og_model *m, const char *dir, og_outputs *out,
                og_diag *diag) {
   og_arena arena;
   og_arena_init(&arena);
   og_c_file *files;
   size_t n = group_files(&arena, m, &files);
-  bool ok = og_cn_check_run(files, n, true, diag);
-  for (size_t i = 0; ok && i < n; i++) {
-    const og_c_file *f = &files[i];
-    const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
-    static const og_cn_file_part parts[3] = {OG_CN_OPS_H, OG_CN_OPS_C,
-                                             OG_CN_KERNELS_H};
-    size_t first = out->count;
-    for (int k = 0; k < 3; k++)
-      og_outputs_add(out, og_arena_printf(&arena, "%s%s%s", dir, sep,
-                                          og_cn_file(f, parts[k])));
-    /* Taken once all three are added: adding may move the array. */
-    og_writer *const w[3] = {&out->items[first].w, &out->items[first + 1].w,
-                             &out->items[first + 2].w};
-    /* Each output takes about 3 KiB an op: sized once (pages that stay
-     * unused cost nothing), not doubled a dozen times. */
-    for (int k = 0; k < 3; k++) og_w_reserve(w[k], 4096 * (f->nops + 1));
-    render_file(f, w);
+  og_cn_run *names = og_cn_prepare(files, n, true);
+  size_t first = out->count;
+  add_outputs(&arena, files, n, dir, out);
+  renders *r = renders_start(files, n, out->items + first);
+  bool ok = og_cn_check(names, diag);
+  renders_end(r);
+  bool renamed;
+  ok = og_cn_finish(names, diag, &renamed) && ok;
+  if (ok && renamed) {
+    clear_outputs(out, first, true);
+    renders_end(renders_start(files, n, out->items + first));
   }
+  if (!ok) clear_outputs(out, first, false);
   og_arena_free(&arena);
   return ok;
 }

@@ -61,7 +61,7 @@ const char *og_c_op_name(const og_c_file *f, const og_op *op) {
 void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
                            const og_cn_scoped *n) {
   op_slot *s = find_slot(f, op);
-  if (s) s->scoped = *n;
+  if (s) s->scoped = *n, s->has_params = false; /* made from them */
 }
 
 void og_c_cache_set_indexes(const og_c_file *f, const og_op *op,

@@ -161,11 +161,23 @@ typedef struct og_cn_scoped {
   const char **host_in, **host_out;  /* host_memory members */
 } og_cn_scoped;
 
-/* Checks every name of the run (files[0..n)); reports clashes to diag.
- * Fills in each file's per-op scoped names, which need the run's global
- * names, and with `params` each op's wrapper parameters (for the
- * renders: computed on the check's threads). False if there was any
- * error. */
+/* The name check of a run (files[0..n)), in three steps, so that the
+ * renders can run beside the longest one (emit_c.c):
+ * og_cn_prepare gives each op of each file the names the renders ask its
+ * cache slot for (og_cn_op, og_cn_indexes, the scoped names and with
+ * `params` the wrapper parameters); the scoped names as if no global name
+ * of the run took them. og_cn_check then checks every global name,
+ * reports clashes to diag, and looks the scoped names up among the
+ * global ones; it only reads the cache slots. og_cn_finish names anew,
+ * reporting, the scopes of each file where a global name took a scoped
+ * one (then *renamed: renders made before are stale) or a scoped name is
+ * reserved; frees the run; false if there was any error. The
+ * diagnostics are those of one pass in that order. */
+typedef struct og_cn_run og_cn_run;
+og_cn_run *og_cn_prepare(og_c_file *files, size_t n, bool params);
+bool og_cn_check(og_cn_run *run, og_diag *diag);
+bool og_cn_finish(og_cn_run *run, og_diag *diag, bool *renamed);
+/* The three in a row. */
 bool og_cn_check_run(og_c_file *files, size_t n, bool params,
                      og_diag *diag);
 /* A file of this many ops or more is checked on two threads (the later

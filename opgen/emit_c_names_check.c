@@ -477,6 +477,23 @@ static void shape_fn_name(run *r, const og_c_file *f, const og_op *op) {
     claim_name(r, c, true);
 }
 
+/* Whether op has the og_cn_op name `p` (op_names claims it, and
+ * og_cn_prepare computes it for the renders). */
+static bool op_has_part(const og_c_file *f, const og_op *op, int p) {
+  if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
+      !og_c_has_attrs_struct(op))
+    return false;
+  if (p == OG_CN_SHAPE && (op->shape_fn || !op->nshape_rules)) return false;
+  /* Wrappers of one runtime call share no body (emit_c_source.c). */
+  if (p == OG_CN_CALL && og_c_has_exec_fast_path(op)) return false;
+  if (p == OG_CN_SHAPE_VALUES && !og_c_shape_has_values(f, op)) return false;
+  return !((p == OG_CN_INPUT_DEFS && !op->ninputs) ||
+           (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
+           (p == OG_CN_ATTR_DEFS && !op->nattrs));
+}
+
+/* The op's names, from its cache slot (og_cn_prepare filled it: only
+ * read here, as the renders may run meanwhile). */
 static void op_names(run *r, const og_c_file *f, const og_op *op) {
   static const char *const what[OG_CN_OP_PARTS] = {
       "the wrapper", "the attrs struct", "the attrs default macro",
@@ -486,22 +503,9 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       "the kernel struct", "the kernel registration",
       "the caller-owned wrapper", "the wrappers' body"};
   item_ctx it = new_item(r, (who){.op = op, .file = f, .pos = &op->pos});
-  for (int p = 0; p < OG_CN_OP_PARTS; p++) {
-    if ((p == OG_CN_ATTRS || p == OG_CN_ATTRS_DEFAULT) &&
-        !og_c_has_attrs_struct(op))
-      continue;
-    if (p == OG_CN_SHAPE && (op->shape_fn || !op->nshape_rules)) continue;
-    /* Wrappers of one runtime call share no body (emit_c_source.c). */
-    if (p == OG_CN_CALL && og_c_has_exec_fast_path(op)) continue;
-    if (p == OG_CN_SHAPE_VALUES && !og_c_shape_has_values(f, op)) continue;
-    if ((p == OG_CN_INPUT_DEFS && !op->ninputs) ||
-        (p == OG_CN_OUTPUT_DEFS && !op->noutputs) ||
-        (p == OG_CN_ATTR_DEFS && !op->nattrs))
-      continue;
-    const char *name = og_cn_op(f, op, (og_cn_op_part)p);
-    og_c_cache_set_op_part(f, op, (og_cn_op_part)p, name); /* for render */
-    item_name(&it, what[p], name);
-  }
+  for (int p = 0; p < OG_CN_OP_PARTS; p++)
+    if (op_has_part(f, op, p))
+      item_name(&it, what[p], og_cn_op(f, op, (og_cn_op_part)p));
   if (op->shape_fn) shape_fn_name(r, f, op);
   else if (op->nshape_rules)
     for (size_t i = 0; i < op->nshape_lets; i++) {
@@ -512,10 +516,7 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
       claim_name(r, c, true);
     }
   const char **ix[3];
-  for (int k = 0; k < 3; k++) {
-    ix[k] = og_cn_indexes(f, op, (og_cn_index_kind)k);
-    og_c_cache_set_indexes(f, op, (og_cn_index_kind)k, ix[k]);
-  }
+  for (int k = 0; k < 3; k++) ix[k] = og_cn_indexes(f, op, (og_cn_index_kind)k);
   const char **attr_ix = ix[OG_CN_ATTR_INDEXES];
   const char **in_ix = ix[OG_CN_INPUT_INDEXES];
   const char **out_ix = ix[OG_CN_OUTPUT_INDEXES];
@@ -660,9 +661,20 @@ static void check_file(run *r, const og_c_file *f) {
  * each spec name keeps its spelling unless that is a keyword, macro or
  * typedef, in the runtime's namespace, a global name of the run or taken
  * in the scope; then it gets '_', else "_2", "_3", ... */
+/* The names scopes chose before the run's global names were known (see
+ * og_cn_prepare), with their hashes, to look up there later. */
+typedef struct chosen {
+  struct chosen_name {
+    const char *name;
+    uint64_t hash;
+  } *items;
+  size_t count, cap;
+} chosen;
+
 typedef struct scope {
   const og_c_file *f;
-  const global_set *global;
+  const global_set *global; /* NULL: not known yet; chosen names go */
+  chosen *chosen;           /* here */
   name_set names;
   og_diag *diag; /* NULL: a problem only sets `ok` (see scope_names) */
   bool params;   /* also each op's wrapper parameters */
@@ -675,7 +687,8 @@ static bool taken(const scope *s, const char *name, uint64_t h,
                   bool mangled) {
   return og_c_reserved(name) == OG_C_BREAKING ||
          (!mangled && og_c_in_runtime_namespace(name)) ||
-         global_has(s->global, name, h) || set_has(&s->names, name, h);
+         (s->global && global_has(s->global, name, h)) ||
+         set_has(&s->names, name, h);
 }
 
 static const char *scope_take(scope *s, const char *name) {
@@ -689,6 +702,11 @@ static const char *scope_take(scope *s, const char *name) {
     h = name_hash(cand);
   }
   set_add_hashed(&s->names, cand, h);
+  if (!s->global) {
+    chosen *c = s->chosen;
+    c->items = og_xgrow(c->items, &c->cap, c->count + 1, sizeof *c->items);
+    c->items[c->count++] = (struct chosen_name){cand, h};
+  }
   return cand;
 }
 
@@ -780,11 +798,26 @@ static void member_scopes(scope *s, const og_op *op, og_cn_scoped *n) {
                                 op->outputs[i].pos);
 }
 
-/* The scoped names of ops [from, to) of f. */
+/* The names the renders ask an op's cache slot for, but its scoped
+ * names: computed once, here, before the renders and the check start
+ * (both then only read them). */
+static void cache_op_names(const og_c_file *f, const og_op *op) {
+  for (int p = 0; p < OG_CN_OP_PARTS; p++)
+    if (op_has_part(f, op, p))
+      og_c_cache_set_op_part(f, op, (og_cn_op_part)p,
+                             og_cn_op(f, op, (og_cn_op_part)p));
+  for (int k = 0; k < 3; k++)
+    og_c_cache_set_indexes(f, op, (og_cn_index_kind)k,
+                           og_cn_indexes(f, op, (og_cn_index_kind)k));
+}
+
+/* The scoped names of ops [from, to) of f (without the global names:
+ * also the op's other names for the cache). */
 static void scope_ops(scope *s, size_t from, size_t to) {
   const og_c_file *f = s->f;
   for (size_t i = from; i < to; i++) {
     const og_op *op = f->ops[i];
+    if (!s->global) cache_op_names(f, op);
     og_cn_scoped n;
     n.in = names_for(f, op->ninputs), n.in_count = names_for(f, op->ninputs);
     n.out = names_for(f, op->noutputs);
@@ -820,44 +853,112 @@ static void *scope_half_run(void *arg) {
   return NULL;
 }
 
+/* Scopes f's ops; `global` NULL: before the global names are known,
+ * the names chosen into chosen[0] and [1] (one a half). */
 static bool scope_names(og_c_file *f, const global_set *global,
-                        bool params, og_diag *diag) {
-  scope s = {.f = f, .global = global, .diag = diag, .params = params,
-             .ok = true};
+                        bool params, og_diag *diag, chosen *chosen) {
+  scope s = {.f = f, .global = global, .chosen = chosen, .diag = diag,
+             .params = params, .ok = true};
   size_t n = f->nops, k = n < og_cn_split_ops || n < 2 ? n : n / 2;
   scope_half h = {.f = *f, .from = k, .to = n};
   og_arena_init(&h.names);
   h.f.arena = &h.names;
-  h.s = (scope){.f = &h.f, .global = global, .params = params, .ok = true};
+  h.s = (scope){.f = &h.f, .global = global,
+                .chosen = chosen ? chosen + 1 : NULL,
+                .params = params, .ok = true};
   pthread_t thread;
   bool started = k < n && pthread_create(&thread, NULL, scope_half_run, &h) == 0;
   scope_ops(&s, 0, k);
   if (started) pthread_join(thread, NULL);
   else scope_half_run(&h);
   og_arena_adopt(f->arena, &h.names); /* kept either way: cache slots */
-  if (!h.s.ok) scope_ops(&s, k, n);  /* point into it */
-  return s.ok;
+  if (!h.s.ok && diag) scope_ops(&s, k, n); /* point into it */
+  return s.ok && h.s.ok;
+}
+
+/* A file's scopes as og_cn_prepare named them. */
+typedef struct file_scopes {
+  chosen chosen[2];
+  bool reserved; /* a scoped name is spelled as C++ reserves */
+  bool taken;    /* a global name of the run is among the chosen */
+} file_scopes;
+
+struct og_cn_run {
+  og_c_file *files;
+  size_t n;
+  bool params;
+  file_scopes *scopes; /* by file */
+  run r;
+  og_arena whos;
+};
+
+og_cn_run *og_cn_prepare(og_c_file *files, size_t n, bool params) {
+  og_cn_run *c = og_xmalloc(sizeof *c);
+  *c = (og_cn_run){.files = files, .n = n, .params = params};
+  c->scopes = og_xmalloc((n ? n : 1) * sizeof *c->scopes);
+  for (size_t i = 0; i < n; i++) {
+    file_scopes *fs = &c->scopes[i];
+    *fs = (file_scopes){0};
+    fs->reserved = !scope_names(&files[i], NULL, params, NULL, fs->chosen);
+  }
+  return c;
+}
+
+/* Whether a name of `c` is a global name of the run. */
+static bool any_taken(const global_set *g, const chosen *c) {
+  for (size_t i = 0; i < c->count; i++)
+    if (global_has(g, c->items[i].name, c->items[i].hash)) return true;
+  return false;
+}
+
+bool og_cn_check(og_cn_run *c, og_diag *diag) {
+  og_arena_init(&c->whos);
+  run *r = &c->r;
+  *r = (run){.diag = diag, .arena = &c->whos, .ok = true};
+  /* Sized once: growing tables touch fresh memory. */
+  size_t estimate = 64;
+  for (size_t i = 0; i < c->n; i++) estimate += estimate_names(&c->files[i]);
+  r->cap = estimate;
+  r->entries = table(r->cap * sizeof *r->entries);
+  for (size_t i = 0; i < c->n; i++) check_file(r, &c->files[i]);
+  dedup(r);
+  report_all(r);
+  for (size_t i = 0; i < c->n; i++) {
+    file_scopes *fs = &c->scopes[i];
+    fs->taken = any_taken(&r->global, &fs->chosen[0]) ||
+                any_taken(&r->global, &fs->chosen[1]);
+  }
+  return r->ok;
+}
+
+bool og_cn_finish(og_cn_run *c, og_diag *diag, bool *renamed) {
+  run *r = &c->r;
+  *renamed = false;
+  for (size_t i = 0; i < c->n; i++) {
+    file_scopes *fs = &c->scopes[i];
+    /* Named anew with the global names, reporting (the same names
+     * unless `taken`). */
+    if (fs->taken || fs->reserved)
+      r->ok = scope_names(&c->files[i], &r->global, c->params, diag, NULL) &&
+              r->ok;
+    *renamed = *renamed || fs->taken;
+    for (int k = 0; k < 2; k++) free(fs->chosen[k].items);
+  }
+  bool ok = r->ok;
+  og_pages_free(r->global.slots, r->global.cap * sizeof *r->global.slots);
+  set_free(&r->files);
+  og_pages_free(r->entries, r->cap * sizeof *r->entries);
+  free(r->file_claims);
+  og_arena_free(&c->whos);
+  free(c->scopes);
+  free(c);
+  return ok;
 }
 
 bool og_cn_check_run(og_c_file *files, size_t n, bool params,
                      og_diag *diag) {
-  og_arena whos;
-  og_arena_init(&whos);
-  run r = {.diag = diag, .arena = &whos, .ok = true};
-  /* Sized once: growing tables touch fresh memory. */
-  size_t estimate = 64;
-  for (size_t i = 0; i < n; i++) estimate += estimate_names(&files[i]);
-  r.cap = estimate;
-  r.entries = table(r.cap * sizeof *r.entries);
-  for (size_t i = 0; i < n; i++) check_file(&r, &files[i]);
-  dedup(&r);
-  report_all(&r);
-  for (size_t i = 0; i < n; i++)
-    r.ok = scope_names(&files[i], &r.global, params, diag) && r.ok;
-  og_pages_free(r.global.slots, r.global.cap * sizeof *r.global.slots);
-  set_free(&r.files);
-  og_pages_free(r.entries, r.cap * sizeof *r.entries);
-  free(r.file_claims);
-  og_arena_free(&whos);
-  return r.ok;
+  og_cn_run *c = og_cn_prepare(files, n, params);
+  bool ok = og_cn_check(c, diag);
+  bool renamed;
+  return og_cn_finish(c, diag, &renamed) && ok;
 }

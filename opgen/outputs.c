@@ -28,6 +28,7 @@ og_writer *og_outputs_add(og_outputs *o, const char *path) {
   og_output *out = &o->items[o->count++];
   size_t n = strlen(path) + 1;
   out->path = memcpy(og_xmalloc(n), path, n);
+  out->same = OG_SAME_UNKNOWN;
   og_writer_init(&out->w);
   return &out->w;
 }
@@ -98,12 +99,13 @@ bool og_make_dirs(const char *path) {
 }
 
 /* True when `path` already holds exactly `data`. Only called for
- * regular files (check_targets ran before). A size that differs answers
- * without reading; else the file is read and compared a block at a time.
+ * regular files (check_targets or og_output_compare looked first). A
+ * size that differs answers without reading; else the file is read and
+ * compared a block at a time.
  * Not mapped: a file truncated by another process while mapped would
  * kill this one with SIGBUS; a read just comes back short. */
 static bool same_content(const char *path, const char *data, size_t len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* no wait on a FIFO */
   if (fd < 0) return false;
   struct stat st;
   bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -122,6 +124,15 @@ static bool same_content(const char *path, const char *data, size_t len) {
   }
   close(fd);
   return same;
+}
+
+void og_output_compare(og_output *o) {
+  struct stat st;
+  const char *data = o->w.buf ? o->w.buf : "";
+  o->same = stat(o->path, &st) == 0 && S_ISREG(st.st_mode) &&
+                    same_content(o->path, data, o->w.len)
+                ? OG_SAME_YES
+                : OG_SAME_NO;
 }
 
 /* No fsync: the rename after it makes the replacement atomic for readers
@@ -270,7 +281,10 @@ static bool commit_items(const og_output *items, size_t n,
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
     const char *data = items[i].w.buf ? items[i].w.buf : "";
-    if (same_content(items[i].path, data, items[i].w.len)) continue;
+    if (items[i].same == OG_SAME_YES ||
+        (items[i].same == OG_SAME_UNKNOWN &&
+         same_content(items[i].path, data, items[i].w.len)))
+      continue;
     ok = write_temp(&slots[i], data, items[i].w.len);
     if (!ok) *failed_path = items[i].path;
   }
@@ -284,7 +298,8 @@ static bool commit_items(const og_output *items, size_t n,
 }
 
 bool og_write_file_atomic(const char *path, const char *data, size_t len) {
-  og_output item = {(char *)path, {.buf = (char *)data, .len = len}};
+  og_output item = {(char *)path, {.buf = (char *)data, .len = len},
+                    OG_SAME_UNKNOWN};
   const char *failed;
   return check_targets(&item, 1, &failed) && commit_items(&item, 1, &failed);
 }

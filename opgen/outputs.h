@@ -11,9 +11,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Whether an output's file already holds its content: found by
+ * og_output_compare (which the renders call, a file on the thread that
+ * completed it), else by the commit. */
+typedef enum og_output_same {
+  OG_SAME_UNKNOWN, /* not compared yet */
+  OG_SAME_YES,
+  OG_SAME_NO,
+} og_output_same;
+
 typedef struct og_output {
   char *path;
   og_writer w;
+  og_output_same same;
 } og_output;
 
 typedef struct og_outputs {
@@ -28,8 +38,16 @@ og_writer *og_outputs_add(og_outputs *o, const char *path);
 /* The first path given twice, or NULL. */
 const char *og_outputs_duplicate(const og_outputs *o);
 
+/* Compares o->w with the file at o->path (read), setting o->same, so
+ * that the commit writes only what differs. Only a regular file is
+ * read: anything else is left to og_outputs_commit, which fails on it.
+ * Outputs distinct from those of other threads may be compared at the
+ * same time. */
+void og_output_compare(og_output *o);
+
 /* mkdir -p `dir`, then writes every file. Every existing target must be a
- * regular file (checked before anything is written). Renames happen all
+ * regular file (checked before anything is written). A file compared
+ * as the same (og_output_compare) is not compared again. Renames happen all
  * or not at all: each replaced target is kept under a backup name until
  * every rename succeeded, and put back when one fails. On failure returns
  * false, sets *failed_path (one of the paths, or dir when it cannot be
