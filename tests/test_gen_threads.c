@@ -4,7 +4,9 @@
  * ops on a second thread (emit_c_names_check.c). Each test runs one spec
  * both ways (og_sema_stream_bytes, og_cn_split_ops: 0 or 2 takes the
  * threads for any size, SIZE_MAX never) and compares the diagnostics,
- * their order, the model and the rendered files. */
+ * their order, the model and the rendered files. The renders run beside
+ * the name check (emit_c.c): with names it renames, with a check that
+ * fails, and comparing each output with its file. */
 #include "testutil.h"
 
 #include "dump.h"
@@ -18,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct run {
   tu_diags diags;
@@ -258,6 +262,121 @@ static void split_source_renders_the_whole_file(void **state) {
   free(src);
 }
 
+/* n ops; op i > 0 has an input and a required attr named like the
+ * wrapper and the attrs struct of op i - 1, which are global names of the
+ * run: the check renames them (after the renders began without). */
+static char *taken_spec(size_t n) {
+  text t = {0};
+  add(&t, "package names;\n");
+  for (size_t i = 0; i < n; i++) {
+    add(&t, "op Op%zu {\n  attr T: type = float;\n  input x: T;\n", i);
+    add(&t, "  output y: T;\n  attr d: int = 1;\n");
+    if (i) add(&t, "  input names_op%zu: T;\n  attr names_op%zu_attrs: int;\n",
+               i - 1, i - 1);
+    add(&t, "}\n");
+  }
+  return t.buf;
+}
+
+static void scoped_names_taken_by_global_names_render_renamed(void **state) {
+  (void)state;
+  char *src = taken_spec(300);
+  tu_diags d = {0};
+  og_model *m = tu_compile("names.op", src, &d);
+  assert_non_null(m);
+  char *serial = check_names(m, SIZE_MAX, true);
+  char *threaded = check_names(m, 2, true);
+  assert_non_null(strstr(serial, "ok\n"));
+  /* Both files of op 200, header and source, have the renamed ones. */
+  const char *want = "opr_status names_op200(opr_context *ctx,\n"
+                     "                       const opr_tensor *x,\n"
+                     "                       const opr_tensor *names_op199_,\n"
+                     "                       int64_t names_op199_attrs_,\n";
+  const char *h = strstr(serial, "== gen/names_ops.h\n");
+  const char *c = strstr(serial, "== gen/names_ops.c\n");
+  assert_non_null(h);
+  assert_non_null(c);
+  const char *in_h = strstr(h, want), *in_c = strstr(c, want);
+  assert_true(in_h && in_h < c);
+  assert_non_null(in_c);
+  assert_null(strstr(serial, "*names_op199,"));
+  assert_string_equal(serial, threaded);
+  free(serial);
+  free(threaded);
+  og_model_free(m);
+  tu_diags_free(&d);
+  free(src);
+}
+
+/* A check that fails leaves no outputs (the renders beside it are
+ * dropped), and reports as the check alone does. */
+static void failing_check_beside_renders_leaves_no_outputs(void **state) {
+  (void)state;
+  char *src = naming_spec(600, true);
+  tu_diags d = {0};
+  og_model *m = tu_compile("names.op", src, &d);
+  assert_non_null(m);
+  char *checked = check_names(m, 2, false);
+  char *generated = check_names(m, 2, true);
+  assert_non_null(strstr(checked, "failed\n"));
+  assert_string_equal(checked, generated); /* no "== " file either */
+  free(checked);
+  free(generated);
+  og_model_free(m);
+  tu_diags_free(&d);
+  free(src);
+}
+
+/* og_emit_c of m into dir: each output's og_output_same, as a string
+ * ("yyn": the first two the same as their files). */
+static void compared(const og_model *m, const char *dir, char same[4],
+                     bool commit) {
+  og_diag diag;
+  tu_diags d = {0};
+  og_diag_init(&diag, NULL, tu_diags_sink, &d);
+  og_outputs out;
+  og_outputs_init(&out);
+  assert_true(og_emit_c(m, dir, &out, &diag));
+  assert_int_equal(out.count, 3);
+  for (int i = 0; i < 3; i++)
+    same[i] = out.items[i].same == OG_SAME_YES  ? 'y'
+              : out.items[i].same == OG_SAME_NO ? 'n'
+                                                : '?';
+  same[3] = '\0';
+  const char *failed;
+  if (commit) assert_true(og_outputs_commit(&out, dir, &failed));
+  og_outputs_free(&out);
+  tu_diags_free(&d);
+}
+
+static void renders_compare_each_output_with_its_file(void **state) {
+  (void)state;
+  char dir[] = "/tmp/opgen_cmp_XXXXXX", path[64], same[4];
+  assert_int_equal(tu_tmpdir_make(dir), 0);
+  char *src = naming_spec(300, false);
+  tu_diags d = {0};
+  og_model *m = tu_compile("names.op", src, &d);
+  assert_non_null(m);
+  compared(m, dir, same, true);
+  assert_string_equal(same, "nnn"); /* none there yet */
+  compared(m, dir, same, false);
+  assert_string_equal(same, "yyy");
+  snprintf(path, sizeof path, "%s/names_ops.c", dir);
+  FILE *f = fopen(path, "a");
+  assert_non_null(f);
+  fputs("/* edited */\n", f);
+  fclose(f);
+  snprintf(path, sizeof path, "%s/names_kernels.h", dir);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(mkfifo(path, 0600), 0); /* not read: no wait */
+  compared(m, dir, same, false);
+  assert_string_equal(same, "ynn");
+  og_model_free(m);
+  tu_diags_free(&d);
+  free(src);
+  assert_int_equal(tu_tmpdir_remove(dir), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(streamed_model_is_the_serial_one),
@@ -267,6 +386,9 @@ int main(void) {
       cmocka_unit_test(threaded_name_check_reports_as_the_serial_one),
       cmocka_unit_test(threaded_name_check_renders_the_serial_files),
       cmocka_unit_test(split_source_renders_the_whole_file),
+      cmocka_unit_test(scoped_names_taken_by_global_names_render_renamed),
+      cmocka_unit_test(failing_check_beside_renders_leaves_no_outputs),
+      cmocka_unit_test(renders_compare_each_output_with_its_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
