@@ -229,16 +229,27 @@ static const char *global_problem(const char *name, bool reserved_spelling) {
   return NULL;
 }
 
+/* Room for `need` entries, doubling. */
+static void grow(run *r, size_t need) {
+  size_t cap = r->cap ? r->cap : 1024;
+  while (cap < need) cap *= 2;
+  entry *entries = table(cap * sizeof *entries);
+  if (r->count) memcpy(entries, r->entries, r->count * sizeof *entries);
+  og_pages_free(r->entries, r->cap * sizeof *entries);
+  r->entries = entries;
+  r->cap = cap;
+}
+
 static void append(run *r, const entry *e) {
-  if (r->count == r->cap) {
-    size_t cap = r->cap ? 2 * r->cap : 1024;
-    entry *entries = table(cap * sizeof *entries);
-    if (r->count) memcpy(entries, r->entries, r->count * sizeof *entries);
-    og_pages_free(r->entries, r->cap * sizeof *entries);
-    r->entries = entries;
-    r->cap = cap;
-  }
+  if (r->count == r->cap) grow(r, r->count + 1);
   r->entries[r->count++] = *e;
+}
+
+/* Adds entries[0..n) (recorded on another thread), in one copy. */
+static void append_all(run *r, const entry *entries, size_t n) {
+  if (r->count + n > r->cap) grow(r, r->count + n);
+  if (n) memcpy(r->entries + r->count, entries, n * sizeof *entries);
+  r->count += n;
 }
 
 /* Adds e; a claim's name is hashed and checked here, on the thread that
@@ -528,6 +539,22 @@ static void op_names(run *r, const og_c_file *f, const og_op *op) {
     arg_names(r, f, op, &op->outputs[i], false, out_ix[i]);
 }
 
+/* About as many global names as ops[0..n) will claim. */
+static size_t estimate_names(const og_op *const *ops, size_t n) {
+  size_t names = 8;
+  /* Over, not under: a table that grows rehashes every name (a corpus
+   * run claims some 27 names an op). */
+  for (size_t i = 0; i < n; i++) {
+    const og_op *op = ops[i];
+    names += 14 + 3 * (op->ninputs + op->noutputs) + 4 * op->nattrs;
+    for (size_t k = 0; k < op->nattrs; k++) {
+      const og_attr *a = &op->attrs[k];
+      names += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;
+    }
+  }
+  return names;
+}
+
 /* The later ops of a file, named on a thread of their own: into their
  * own run and a copy of the file with its own arena, both merged into
  * the caller's after (the names and entries are the same as if named
@@ -560,6 +587,8 @@ static void name_ops(run *r, const og_c_file *f, const og_op *const *ops,
   og_arena_init(&h->whos);
   og_arena_init(&h->names);
   h->r = (run){.arena = &h->whos};
+  h->r.cap = estimate_names(ops + k, n - k); /* sized once, as the caller's */
+  h->r.entries = table(h->r.cap * sizeof *h->r.entries);
   h->f = *f;
   h->f.arena = &h->names;
   h->ops = ops + k;
@@ -569,7 +598,7 @@ static void name_ops(run *r, const og_c_file *f, const og_op *const *ops,
   for (size_t i = 0; i < k; i++) op_names(r, f, ops[i]);
   if (started) pthread_join(thread, NULL);
   else name_half(h);
-  for (size_t i = 0; i < h->r.count; i++) append(r, &h->r.entries[i]);
+  append_all(r, h->r.entries, h->r.count);
   og_pages_free(h->r.entries, h->r.cap * sizeof *h->r.entries);
   og_arena_adopt(r->arena, &h->whos);
   og_arena_adopt(f->arena, &h->names);
@@ -620,22 +649,6 @@ static void file_names(run *r, const og_c_file *f) {
   item_ctx it = {r, at};
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_OPS_H_GUARD));
   item_name(&it, "the include guard", og_cn_file(f, OG_CN_KERNELS_H_GUARD));
-}
-
-/* About as many global names as the file will claim. */
-static size_t estimate_names(const og_c_file *f) {
-  size_t n = 8;
-  /* Over, not under: a table that grows rehashes every name (a corpus
-   * run claims some 27 names an op). */
-  for (size_t i = 0; i < f->nops; i++) {
-    const og_op *op = f->ops[i];
-    n += 14 + 3 * (op->ninputs + op->noutputs) + 4 * op->nattrs;
-    for (size_t k = 0; k < op->nattrs; k++) {
-      const og_attr *a = &op->attrs[k];
-      n += og_c_attr_is_enum(a) ? a->allowed->u.list.count : 0;
-    }
-  }
-  return n;
 }
 
 static int by_position(const void *a, const void *b) {
@@ -917,7 +930,8 @@ bool og_cn_check(og_cn_run *c, og_diag *diag) {
   *r = (run){.diag = diag, .arena = &c->whos, .ok = true};
   /* Sized once: growing tables touch fresh memory. */
   size_t estimate = 64;
-  for (size_t i = 0; i < c->n; i++) estimate += estimate_names(&c->files[i]);
+  for (size_t i = 0; i < c->n; i++)
+    estimate += estimate_names(c->files[i].ops, c->files[i].nops);
   r->cap = estimate;
   r->entries = table(r->cap * sizeof *r->entries);
   for (size_t i = 0; i < c->n; i++) check_file(r, &c->files[i]);
