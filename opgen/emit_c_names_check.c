@@ -684,6 +684,30 @@ typedef struct chosen {
   size_t count, cap;
 } chosen;
 
+/* Room for cap names (from og_pages: sized once, see chosen_size). */
+static void chosen_reserve(chosen *c, size_t cap) {
+  struct chosen_name *items = table(cap * sizeof *items);
+  if (c->count) memcpy(items, c->items, c->count * sizeof *items);
+  og_pages_free(c->items, c->cap * sizeof *c->items);
+  c->items = items;
+  c->cap = cap;
+}
+
+static void chosen_add(chosen *c, const char *name, uint64_t h) {
+  if (c->count == c->cap) chosen_reserve(c, c->cap ? 2 * c->cap : 64);
+  c->items[c->count++] = (struct chosen_name){name, h};
+}
+
+/* At least as many scoped names as ops [from, to) of f take. */
+static size_t chosen_size(const og_c_file *f, size_t from, size_t to) {
+  size_t n = 1;
+  for (size_t i = from; i < to; i++) {
+    const og_op *op = f->ops[i];
+    n += 3 * (op->ninputs + op->noutputs + op->nattrs);
+  }
+  return n;
+}
+
 typedef struct scope {
   const og_c_file *f;
   const global_set *global; /* NULL: not known yet; chosen names go */
@@ -715,11 +739,7 @@ static const char *scope_take(scope *s, const char *name) {
     h = name_hash(cand);
   }
   set_add_hashed(&s->names, cand, h);
-  if (!s->global) {
-    chosen *c = s->chosen;
-    c->items = og_xgrow(c->items, &c->cap, c->count + 1, sizeof *c->items);
-    c->items[c->count++] = (struct chosen_name){cand, h};
-  }
+  if (!s->global) chosen_add(s->chosen, cand, h);
   return cand;
 }
 
@@ -873,6 +893,10 @@ static bool scope_names(og_c_file *f, const global_set *global,
   scope s = {.f = f, .global = global, .chosen = chosen, .diag = diag,
              .params = params, .ok = true};
   size_t n = f->nops, k = n < og_cn_split_ops || n < 2 ? n : n / 2;
+  if (chosen) {
+    chosen_reserve(&chosen[0], chosen_size(f, 0, k));
+    chosen_reserve(&chosen[1], chosen_size(f, k, n));
+  }
   scope_half h = {.f = *f, .from = k, .to = n};
   og_arena_init(&h.names);
   h.f.arena = &h.names;
@@ -956,7 +980,9 @@ bool og_cn_finish(og_cn_run *c, og_diag *diag, bool *renamed) {
       r->ok = scope_names(&c->files[i], &r->global, c->params, diag, NULL) &&
               r->ok;
     *renamed = *renamed || fs->taken;
-    for (int k = 0; k < 2; k++) free(fs->chosen[k].items);
+    for (int k = 0; k < 2; k++)
+      og_pages_free(fs->chosen[k].items,
+                    fs->chosen[k].cap * sizeof *fs->chosen[k].items);
   }
   bool ok = r->ok;
   og_pages_free(r->global.slots, r->global.cap * sizeof *r->global.slots);

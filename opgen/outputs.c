@@ -2,6 +2,7 @@
 
 #include "arena.h"
 #include "outputs_guard.h"
+#include "pages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,10 +111,11 @@ static bool same_content(const char *path, const char *data, size_t len) {
   struct stat st;
   bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
               (uintmax_t)st.st_size == (uintmax_t)len;
-  char buf[65536];
+  enum { BUF = 64 * 1024 };
+  char *buf = og_pages_alloc(BUF); /* not a fresh stack a thread */
   size_t off = 0;
   while (same) {
-    ssize_t n = read(fd, buf, sizeof buf);
+    ssize_t n = read(fd, buf, BUF);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       same = n == 0 && off == len;
@@ -122,6 +124,7 @@ static bool same_content(const char *path, const char *data, size_t len) {
     same = off + (size_t)n <= len && memcmp(buf, data + off, (size_t)n) == 0;
     off += (size_t)n;
   }
+  og_pages_free(buf, BUF);
   close(fd);
   return same;
 }

@@ -93,3 +93,29 @@ void og_pages_free(void *p, size_t size) {
   freed = b;
   pthread_mutex_unlock(&lock);
 }
+
+/* One huge page at a time, so that a page the program faults itself
+ * meanwhile costs the populating thread nothing more. */
+static void *populate(void *arg) {
+#ifdef MADV_POPULATE_WRITE
+  size_t end = (size_t)(uintptr_t)arg;
+  for (size_t at = 0; at < end; at += HUGE)
+    if (madvise(base + at, HUGE, MADV_POPULATE_WRITE) != 0) break;
+#else
+  (void)arg;
+#endif
+  return NULL;
+}
+
+void og_pages_prefault(size_t bytes) {
+  static atomic_bool started;
+  pthread_once(&once, reserve);
+  if (!base || atomic_exchange(&started, true)) return;
+  if (bytes > REGION) bytes = REGION;
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) != 0) return;
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  (void)pthread_create(&thread, &attr, populate, (void *)(uintptr_t)bytes);
+  pthread_attr_destroy(&attr);
+}

@@ -16,4 +16,13 @@ void *og_pages_alloc(size_t size);
 /* size: as given to og_pages_alloc. NULL is ignored. */
 void og_pages_free(void *p, size_t size);
 
+/* Faults in (zeroed by the kernel) the first `bytes` of the region on a
+ * thread of its own, without touching what is stored there, so that the
+ * buffers handed out later find their pages ready: a `gen` calls it
+ * before its compile, which leaves the second CPU mostly idle, and the
+ * kernel's zeroing (some 0.2 ms a MiB) moves there. Once a process; a
+ * no-op without the region or where the kernel cannot
+ * (MADV_POPULATE_WRITE, Linux 5.14). */
+void og_pages_prefault(size_t bytes);
+
 #endif
