@@ -57,12 +57,12 @@ typedef enum render_part {
   NPARTS
 } render_part;
 
-/* A file's outputs: the source renders in two parts, the tail into a
- * writer of its own that the later of the two appends; the part that
- * completes an output compares it with the file it replaces. */
+/* A file's outputs: the source renders in two parts, the tail into the
+ * output's second writer (og_output.more: not appended, which would copy
+ * megabytes); the part that completes an output compares it with the
+ * file it replaces. */
 typedef struct file_out {
   og_output *items[3]; /* header, source, kernels */
-  og_writer tail;
   atomic_int source_parts; /* not yet rendered */
 } file_out;
 
@@ -89,12 +89,10 @@ static void render(render_job *j) {
   case PART_SOURCE_HEAD:
     og_emit_c_source_head(&j->file, &items[1]->w, j->split);
     break;
-  default: og_emit_c_source_tail(&j->file, &j->out->tail, j->split); break;
+  default: og_emit_c_source_tail(&j->file, &items[1]->more, j->split); break;
   }
-  if (!done && atomic_fetch_sub(&j->out->source_parts, 1) == 1) {
-    og_w_append(&items[1]->w, &j->out->tail);
+  if (!done && atomic_fetch_sub(&j->out->source_parts, 1) == 1)
     done = items[1];
-  }
   if (done) og_output_compare(done);
 }
 
@@ -135,9 +133,13 @@ static renders *renders_start(const og_c_file *files, size_t n,
     file_out *o = &r->outs[i];
     for (int k = 0; k < 3; k++) o->items[k] = &items[3 * i + k];
     atomic_init(&o->source_parts, 2);
-    og_writer_init(&o->tail);
     size_t split = f->nops >= og_c_source_split_ops ? f->nops / 2 : f->nops;
-    og_w_reserve(&o->tail, 4096 * (f->nops - split + 1));
+    /* Each output takes about 3 KiB an op: sized once (pages that stay
+     * unused cost nothing). */
+    og_w_reserve(&o->items[0]->w, 4096 * (f->nops + 1));
+    og_w_reserve(&o->items[1]->w, 4096 * (split + 1));
+    og_w_reserve(&o->items[1]->more, 4096 * (f->nops - split + 1));
+    og_w_reserve(&o->items[2]->w, 4096 * (f->nops + 1));
     for (int k = 0; k < NPARTS; k++) {
       render_job *j = &r->jobs[i * NPARTS + (size_t)k];
       *j = (render_job){.file = *f, .part = (render_part)k, .split = split,
@@ -158,7 +160,6 @@ static void renders_end(renders *r) {
   for (size_t t = 0; t < NPARTS; t++)
     if (r->started[t]) pthread_join(r->threads[t], NULL);
   for (size_t i = 0; i < r->count; i++) og_arena_free(&r->jobs[i].arena);
-  for (size_t i = 0; i < r->count / NPARTS; i++) og_writer_free(&r->outs[i].tail);
   free(r->jobs);
   free(r->outs);
   free(r);
@@ -174,27 +175,23 @@ bool og_emit_c_check(const og_model *m, og_diag *diag) {
   return ok;
 }
 
-/* Three empty outputs a file (header, source, kernels), sized once:
- * each takes about 3 KiB an op (pages that stay unused cost nothing). */
+/* Three empty outputs a file: header, source, kernels. */
 static void add_outputs(og_arena *arena, const og_c_file *files, size_t n,
                         const char *dir, og_outputs *out) {
   static const og_cn_file_part parts[3] = {OG_CN_OPS_H, OG_CN_OPS_C,
                                            OG_CN_KERNELS_H};
   const char *sep = dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
   for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < 3; k++) {
-      og_writer *w = og_outputs_add(
-          out, og_arena_printf(arena, "%s%s%s", dir, sep,
-                               og_cn_file(&files[i], parts[k])));
-      og_w_reserve(w, 4096 * (files[i].nops + 1));
-    }
+    for (int k = 0; k < 3; k++)
+      og_outputs_add(out, og_arena_printf(arena, "%s%s%s", dir, sep,
+                                          og_cn_file(&files[i], parts[k])));
 }
 
 /* Empties outputs [first, count): dropped, or (`keep`) to render anew. */
 static void clear_outputs(og_outputs *out, size_t first, bool keep) {
   for (size_t i = first; i < out->count; i++) {
     og_writer_free(&out->items[i].w);
-    og_writer_init(&out->items[i].w);
+    og_writer_free(&out->items[i].more);
     out->items[i].same = OG_SAME_UNKNOWN;
     if (!keep) free(out->items[i].path);
   }

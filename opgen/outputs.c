@@ -19,6 +19,7 @@ void og_outputs_free(og_outputs *o) {
   for (size_t i = 0; i < o->count; i++) {
     free(o->items[i].path);
     og_writer_free(&o->items[i].w);
+    og_writer_free(&o->items[i].more);
   }
   free(o->items);
   og_outputs_init(o);
@@ -31,6 +32,7 @@ og_writer *og_outputs_add(og_outputs *o, const char *path) {
   out->path = memcpy(og_xmalloc(n), path, n);
   out->same = OG_SAME_UNKNOWN;
   og_writer_init(&out->w);
+  og_writer_init(&out->more);
   return &out->w;
 }
 
@@ -99,18 +101,49 @@ bool og_make_dirs(const char *path) {
   return make_dirs(path, &made);
 }
 
-/* True when `path` already holds exactly `data`. Only called for
+/* The content of o, in its parts. */
+typedef struct parts {
+  const char *data[2];
+  size_t len[2], total;
+} parts;
+
+static parts parts_of(const og_output *o) {
+  parts p = {{o->w.buf, o->more.buf}, {o->w.len, o->more.len}, 0};
+  p.total = p.len[0] + p.len[1];
+  return p;
+}
+
+/* Whether buf[0..n) is the content at `off`. */
+static bool parts_equal(const parts *p, size_t off, const char *buf,
+                        size_t n) {
+  if (off + n > p->total) return false;
+  for (int k = 0; k < 2 && n; k++) {
+    if (off >= p->len[k]) {
+      off -= p->len[k];
+      continue;
+    }
+    size_t take = p->len[k] - off < n ? p->len[k] - off : n;
+    if (memcmp(buf, p->data[k] + off, take) != 0) return false;
+    buf += take;
+    n -= take;
+    off = 0;
+  }
+  return true;
+}
+
+/* True when `path` already holds exactly o's content. Only called for
  * regular files (check_targets or og_output_compare looked first). A
  * size that differs answers without reading; else the file is read and
  * compared a block at a time.
  * Not mapped: a file truncated by another process while mapped would
  * kill this one with SIGBUS; a read just comes back short. */
-static bool same_content(const char *path, const char *data, size_t len) {
+static bool same_content(const char *path, const og_output *o) {
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* no wait on a FIFO */
   if (fd < 0) return false;
+  parts p = parts_of(o);
   struct stat st;
   bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-              (uintmax_t)st.st_size == (uintmax_t)len;
+              (uintmax_t)st.st_size == (uintmax_t)p.total;
   enum { BUF = 64 * 1024 };
   char *buf = og_pages_alloc(BUF); /* not a fresh stack a thread */
   size_t off = 0;
@@ -118,10 +151,10 @@ static bool same_content(const char *path, const char *data, size_t len) {
     ssize_t n = read(fd, buf, BUF);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      same = n == 0 && off == len;
+      same = n == 0 && off == p.total;
       break;
     }
-    same = off + (size_t)n <= len && memcmp(buf, data + off, (size_t)n) == 0;
+    same = parts_equal(&p, off, buf, (size_t)n);
     off += (size_t)n;
   }
   og_pages_free(buf, BUF);
@@ -131,9 +164,8 @@ static bool same_content(const char *path, const char *data, size_t len) {
 
 void og_output_compare(og_output *o) {
   struct stat st;
-  const char *data = o->w.buf ? o->w.buf : "";
   o->same = stat(o->path, &st) == 0 && S_ISREG(st.st_mode) &&
-                    same_content(o->path, data, o->w.len)
+                    same_content(o->path, o)
                 ? OG_SAME_YES
                 : OG_SAME_NO;
 }
@@ -159,7 +191,7 @@ static bool write_all(int fd, const char *data, size_t len) {
  * registered before it exists, so that a signal finds it). open() with
  * 0666 lets the process umask give the usual mode, without touching the
  * umask (which is process-wide). */
-static bool write_temp(og_pending *p, const char *data, size_t len) {
+static bool write_temp(og_pending *p, const og_output *o) {
   int fd = -1;
   for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
     char *name = og_guard_name(p->target, false);
@@ -171,7 +203,9 @@ static bool write_temp(og_pending *p, const char *data, size_t len) {
     if (fd < 0) p->state = OG_PENDING_NONE; /* not ours to remove */
     if (fd < 0 && errno != EEXIST) break;
   }
-  bool ok = fd >= 0 && write_all(fd, data, len);
+  parts c = parts_of(o);
+  bool ok = fd >= 0 && write_all(fd, c.data[0], c.len[0]) &&
+            write_all(fd, c.data[1], c.len[1]);
   int err = errno;
   if (fd >= 0 && close(fd) != 0 && ok) ok = false, err = errno;
   errno = err;
@@ -283,12 +317,11 @@ static bool commit_items(const og_output *items, size_t n,
   }
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {
-    const char *data = items[i].w.buf ? items[i].w.buf : "";
     if (items[i].same == OG_SAME_YES ||
         (items[i].same == OG_SAME_UNKNOWN &&
-         same_content(items[i].path, data, items[i].w.len)))
+         same_content(items[i].path, &items[i])))
       continue;
-    ok = write_temp(&slots[i], data, items[i].w.len);
+    ok = write_temp(&slots[i], &items[i]);
     if (!ok) *failed_path = items[i].path;
   }
   if (ok) og_guard_hook_stop();
@@ -302,7 +335,7 @@ static bool commit_items(const og_output *items, size_t n,
 
 bool og_write_file_atomic(const char *path, const char *data, size_t len) {
   og_output item = {(char *)path, {.buf = (char *)data, .len = len},
-                    OG_SAME_UNKNOWN};
+                    {.len = 0}, OG_SAME_UNKNOWN};
   const char *failed;
   return check_targets(&item, 1, &failed) && commit_items(&item, 1, &failed);
 }

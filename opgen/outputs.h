@@ -20,9 +20,11 @@ typedef enum og_output_same {
   OG_SAME_NO,
 } og_output_same;
 
+/* A file's content is w, then `more` (empty but where a second thread
+ * rendered the file's later part: appending it would copy megabytes). */
 typedef struct og_output {
   char *path;
-  og_writer w;
+  og_writer w, more;
   og_output_same same;
 } og_output;
 
@@ -38,7 +40,7 @@ og_writer *og_outputs_add(og_outputs *o, const char *path);
 /* The first path given twice, or NULL. */
 const char *og_outputs_duplicate(const og_outputs *o);
 
-/* Compares o->w with the file at o->path (read), setting o->same, so
+/* Compares o's content with the file at o->path (read), setting o->same, so
  * that the commit writes only what differs. Only a regular file is
  * read: anything else is left to og_outputs_commit, which fails on it.
  * Outputs distinct from those of other threads may be compared at the
