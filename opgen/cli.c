@@ -163,8 +163,9 @@ int og_cmd_dump(int argc, char **argv) {
   return status;
 }
 
-/* A corpus `gen` takes some 60 bytes of arena (pages.h) a byte of spec:
- * 40 of them faulted in beside the compile. */
+/* A corpus `gen` takes some 120 bytes of the page region (pages.h: its
+ * arenas and outputs) a byte of spec: 100 of them faulted in beside the
+ * compile. */
 static void prefault(char **files, int nfiles) {
   size_t bytes = 0;
   for (int i = 0; i < nfiles; i++) {
@@ -172,7 +173,7 @@ static void prefault(char **files, int nfiles) {
     if (stat(files[i], &st) == 0 && S_ISREG(st.st_mode))
       bytes += (size_t)st.st_size;
   }
-  if (bytes >= 64 * 1024) og_pages_prefault(40 * bytes);
+  if (bytes >= 64 * 1024) og_pages_prefault(100 * bytes);
 }
 
 /* opgen gen -o DIR FILES... */

@@ -80,6 +80,8 @@ void *og_pages_alloc(size_t size) {
   return base + at;
 }
 
+bool og_pages_owns(const void *p) { return in_region(p); }
+
 void og_pages_free(void *p, size_t size) {
   if (!p) return;
   if (!in_region(p)) {

@@ -8,13 +8,18 @@
 #ifndef OPGEN_PAGES_H
 #define OPGEN_PAGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* At least `size` bytes, aligned for any type, not zeroed (a buffer
  * may be one freed before); aborts on exhaustion like og_xmalloc. */
 void *og_pages_alloc(size_t size);
-/* size: as given to og_pages_alloc. NULL is ignored. */
+/* size: as given to og_pages_alloc. NULL is ignored; a pointer not
+ * from the region goes to free(). */
 void og_pages_free(void *p, size_t size);
+/* Whether p is in the region: a buffer that realloc() and free() must
+ * not see. */
+bool og_pages_owns(const void *p);
 
 /* Faults in (zeroed by the kernel) the first `bytes` of the region on a
  * thread of its own, without touching what is stored there, so that the

@@ -5,6 +5,7 @@
 #include "format.h"
 #include "format_prog.h"
 #include "memshort.h"
+#include "pages.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -20,8 +21,23 @@ void og_writer_init(og_writer *w) {
 }
 
 void og_writer_free(og_writer *w) {
-  free(w->buf);
+  og_pages_free(w->buf, w->cap); /* free() but for og_w_reserve's */
   og_writer_init(w);
+}
+
+/* Room for `need` bytes. A buffer from og_pages (og_w_reserve's) grows
+ * by a copy: realloc cannot move it. */
+static void grow(og_writer *w, size_t need) {
+  if (!og_pages_owns(w->buf)) {
+    w->buf = og_xgrow(w->buf, &w->cap, need, 1);
+    return;
+  }
+  size_t cap = need > 2 * w->cap ? need : 2 * w->cap;
+  char *buf = og_pages_alloc(cap);
+  memcpy(buf, w->buf, w->len + 1);
+  og_pages_free(w->buf, w->cap);
+  w->buf = buf;
+  w->cap = cap;
 }
 
 /* Room for `len` more bytes and the '\0'. */
@@ -31,7 +47,7 @@ static char *reserve(og_writer *w, size_t len) {
      * skips the small steps. */
     size_t need = w->len + len + 1;
     if (!w->cap && need < 1024) need = 1024;
-    w->buf = og_xgrow(w->buf, &w->cap, need, 1);
+    grow(w, need);
   }
   return w->buf + w->len;
 }
@@ -55,6 +71,14 @@ static void advise_huge(og_writer *w) {
 }
 
 void og_w_reserve(og_writer *w, size_t n) {
+  /* An output's megabytes from og_pages: huge pages already, and ones a
+   * `gen` faulted in beside its compile (og_pages_prefault). */
+  if (!w->buf && n >= (1u << 20)) {
+    w->cap = n + 1;
+    w->buf = og_pages_alloc(w->cap);
+    w->buf[0] = '\0';
+    return;
+  }
   char *old = w->buf;
   size_t cap = w->cap;
   reserve(w, n);

@@ -1,8 +1,10 @@
 /* The writer's atomic file output: the whole file or nothing, with the
- * mode a plain fopen would give. */
+ * mode a plain fopen would give; an output in two parts; an output's
+ * buffer reserved from the page region, grown past its reservation. */
 #include "testutil.h"
 
 #include "outputs.h"
+#include "writer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -129,11 +131,60 @@ static void unchanged_content_is_left_alone(void **state) {
  * the file was never renamed into place, the temporary stayed behind,
  * and the call still reported success. */
 
+/* An output rendered in two parts (og_output.more) is written as one
+ * file, and compared as one: unchanged, it is left alone. */
+static void output_in_two_parts_is_one_file(void **state) {
+  (void)state;
+  scratch s;
+  scratch_make(&s);
+  og_outputs out;
+  og_outputs_init(&out);
+  char path[128];
+  snprintf(path, sizeof path, "%s/two.c", s.dir);
+  og_outputs_add(&out, path);
+  og_w_puts(&out.items[0].w, "first half\n");
+  og_w_puts(&out.items[0].more, "second half\n");
+  const char *failed;
+  assert_true(og_outputs_commit(&out, s.dir, &failed));
+  size_t len;
+  char *text = tu_read_file(path, &len);
+  assert_string_equal(text, "first half\nsecond half\n");
+  free(text);
+  og_output_compare(&out.items[0]);
+  assert_int_equal(out.items[0].same, OG_SAME_YES);
+  out.items[0].more.buf[0] = 'S'; /* the same size, another byte */
+  og_output_compare(&out.items[0]);
+  assert_int_equal(out.items[0].same, OG_SAME_NO);
+  og_outputs_free(&out);
+  scratch_remove(&s);
+}
+
+/* og_w_reserve takes an output's megabytes from og_pages; written past
+ * them, the buffer grows by a copy (realloc cannot move it). */
+static void reserved_buffer_grows_past_its_reservation(void **state) {
+  (void)state;
+  og_writer w;
+  og_writer_init(&w);
+  og_w_reserve(&w, 1u << 20);
+  char line[64];
+  for (int i = 0; i < 100000; i++) {
+    int n = snprintf(line, sizeof line, "line %d of a long output\n", i);
+    og_w_write(&w, line, (size_t)n);
+  }
+  assert_true(w.len > 2u << 20);
+  assert_int_equal(strlen(w.buf), w.len);
+  assert_memory_equal(w.buf, "line 0 of a long output\nline 1 ", 31);
+  assert_non_null(strstr(w.buf, "\nline 99999 of a long output\n"));
+  og_writer_free(&w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(atomic_write_gives_whole_file_with_default_mode),
       cmocka_unit_test(atomic_write_into_missing_directory_fails_cleanly),
       cmocka_unit_test(unchanged_content_is_left_alone),
+      cmocka_unit_test(output_in_two_parts_is_one_file),
+      cmocka_unit_test(reserved_buffer_grows_past_its_reservation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
