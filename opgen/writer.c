@@ -25,19 +25,17 @@ void og_writer_free(og_writer *w) {
   og_writer_init(w);
 }
 
-/* Room for `need` bytes. A buffer from og_pages (og_w_reserve's) grows
- * by a copy: realloc cannot move it. */
-static void grow(og_writer *w, size_t need) {
-  if (!og_pages_owns(w->buf)) {
-    w->buf = og_xgrow(w->buf, &w->cap, need, 1);
-    return;
-  }
+/* w->buf with room for `need` bytes (w->cap updated). A buffer from
+ * og_pages (og_w_reserve's) grows by a copy: realloc cannot move it.
+ * Out of line, a call as og_xgrow was: reserve() inlines as before. */
+static __attribute__((noinline)) char *grow(og_writer *w, size_t need) {
+  if (!og_pages_owns(w->buf)) return og_xgrow(w->buf, &w->cap, need, 1);
   size_t cap = need > 2 * w->cap ? need : 2 * w->cap;
   char *buf = og_pages_alloc(cap);
   memcpy(buf, w->buf, w->len + 1);
   og_pages_free(w->buf, w->cap);
-  w->buf = buf;
   w->cap = cap;
+  return buf;
 }
 
 /* Room for `len` more bytes and the '\0'. */
@@ -47,7 +45,7 @@ static char *reserve(og_writer *w, size_t len) {
      * skips the small steps. */
     size_t need = w->len + len + 1;
     if (!w->cap && need < 1024) need = 1024;
-    grow(w, need);
+    w->buf = grow(w, need);
   }
   return w->buf + w->len;
 }
