@@ -728,15 +728,16 @@ static bool taken(const scope *s, const char *name, uint64_t h,
          set_has(&s->names, name, h);
 }
 
-static const char *scope_take(scope *s, const char *name) {
+/* *reserved: the name taken is spelled as C++ reserves (name_scan). */
+static const char *scope_take(scope *s, const char *name, bool *reserved) {
   size_t len = strlen(name);
   const char *sep = len && name[len - 1] == '_' ? "" : "_";
   const char *cand = name;
-  uint64_t h = name_hash(cand);
+  uint64_t h = name_scan(cand, reserved);
   for (size_t k = 1; taken(s, cand, h, cand != name); k++) {
     cand = k == 1 && sep[0] ? og_arena_printf(s->f->arena, "%s_", name)
            : og_arena_printf(s->f->arena, "%s%s%zu", name, sep, k < 2 ? 2 : k);
-    h = name_hash(cand);
+    h = name_scan(cand, reserved);
   }
   set_add_hashed(&s->names, cand, h);
   if (!s->global) chosen_add(s->chosen, cand, h);
@@ -747,8 +748,9 @@ static const char *scope_take(scope *s, const char *name) {
  * it a name C++ allows ("__"). */
 static const char *scope_name(scope *s, const char *name, const char *what,
                               const og_op *op, og_srcpos pos) {
-  const char *id = scope_take(s, name);
-  if (og_c_reserved_spelling(id)) {
+  bool reserved;
+  const char *id = scope_take(s, name, &reserved);
+  if (reserved) {
     if (s->diag)
       og_diag_report(s->diag, OG_SEV_ERROR, pos,
                      "'%s' (%s of op '%s') contains '__', which C++ "
