@@ -1,7 +1,11 @@
 /* Checks the names of a whole `gen` run before anything is written: every
  * global name once (one namespace for all files and packages), file
- * names case-insensitively, each against the reserved names; then gives
- * each op's parameters and members their mangled names.
+ * names case-insensitively, each against the reserved names; and gives
+ * each op's parameters and members their mangled names. These come
+ * first (og_cn_prepare), as if no global name took one, so that the
+ * renders can start and the global check run beside them; the check
+ * then looks them up among the global names, and og_cn_finish names
+ * again the rare scope where one was taken.
  *
  * The global names are first recorded in source order, then checked
  * all at once: inserted into the hash table in the table's own order (a
