@@ -28,11 +28,12 @@ static void index_lines(og_source *src) {
   size_t cap = 0;
   src->line_starts = og_xgrow(NULL, &cap, 1, sizeof *src->line_starts);
   src->line_starts[src->nlines++] = 0;
-  for (size_t i = 0; i < src->len; i++) {
-    if (src->text[i] != '\n') continue;
+  const char *p = src->text, *end = src->text + src->len;
+  while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    p++;
     src->line_starts = og_xgrow(src->line_starts, &cap, src->nlines + 1,
                                 sizeof *src->line_starts);
-    src->line_starts[src->nlines++] = (uint32_t)(i + 1);
+    src->line_starts[src->nlines++] = (uint32_t)(p - src->text);
   }
 }
 
