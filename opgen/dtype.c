@@ -1,5 +1,6 @@
 #include "dtype.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct dtype_info {
@@ -35,6 +36,15 @@ const char *og_dtype_ctype(og_dtype dt) {
   return dt > OG_DT_INVALID && dt < OG_DT_COUNT ? dtypes[dt].ctype : NULL;
 }
 
+/* Bit n % 64 set: a name or an alias may be n bytes long (a NULL alias
+ * sets one more bit, which costs a search, no result). */
+static const uint64_t lengths = 0
+#define OPR_DTYPE(ID, VALUE, NAME, ALIAS, CTYPE, N, R, Q) \
+  | (uint64_t)1 << ((sizeof NAME - 1) % 64) | (uint64_t)1 << ((sizeof ALIAS - 1) % 64)
+#include "opr/dtypes.def"
+#undef OPR_DTYPE
+    ;
+
 /* Whether [a, a + alen) spells b, of blen bytes (blen > 0). */
 static bool spelt(const char *a, size_t alen, const char *b, size_t blen) {
   return alen == blen && a[0] == b[0] && memcmp(a, b, alen) == 0;
@@ -47,6 +57,7 @@ og_dtype og_dtype_lookup(const char *name, size_t len) {
         return (og_dtype)dt;
     return OG_DT_INVALID;
   }
+  if (!(lengths >> (len % 64) & 1)) return OG_DT_INVALID; /* "T", "N" */
   for (int dt = 1; dt < OG_DT_COUNT; dt++)
     if (spelt(name, len, dtypes[dt].name, dtypes[dt].name_len) ||
         word_eq(name, len, dtypes[dt].alias))

@@ -9,7 +9,7 @@
 #include <string.h>
 
 og_srcpos og_sema_pos(const og_sema_op *s, og_loc loc) {
-  og_srcpos pos = og_sources_pos(s->sources, loc);
+  og_srcpos pos = og_sources_pos_near(s->sources, loc, s->line);
   pos.file = s->file;
   return pos;
 }
@@ -157,6 +157,7 @@ static og_op *finalize_op(og_arena *arena, og_diag *diag,
                   .file = file, .ast = ast, .op = op};
   op->name = og_arena_strdup(arena, ast->name);
   op->pos = og_sema_pos(&s, ast->name_loc);
+  s.line = op->pos.line - 1; /* where its items' searches start */
   split_op_doc(arena, ast->doc, &op->summary, &op->description);
   op->deprecation_explanation = "";
   og_sema_check_op_name(&s);

@@ -13,6 +13,7 @@ typedef struct og_sema_op {
   og_diag *diag;
   const og_sources *sources;
   const char *file; /* interned in the model */
+  uint32_t line;    /* the op's name's (0-based): og_sema_pos starts there */
   const og_ast_op *ast;
   og_op *op;
   /* The AST item behind each attr, input and output, by index. */

@@ -142,10 +142,26 @@ const og_source *og_sources_find(const og_sources *s, const char *path) {
 }
 
 og_srcpos og_sources_pos(const og_sources *s, og_loc loc) {
+  return og_sources_pos_near(s, loc, 0);
+}
+
+og_srcpos og_sources_pos_near(const og_sources *s, og_loc loc,
+                              uint32_t near) {
   og_srcpos pos = {0};
   if (loc.file >= s->count) return pos;
   const og_source *src = s->items[loc.file];
   size_t lo = 0, hi = src->nlines;
+  /* A few lines down from `near` (a checked op's items): walked. */
+  if (near < src->nlines && src->line_starts[near] <= loc.begin) {
+    lo = near;
+    for (size_t k = 0; k < 16 && lo + 1 < hi; k++) {
+      if (src->line_starts[lo + 1] > loc.begin) {
+        hi = lo + 1;
+        break;
+      }
+      lo++;
+    }
+  }
   while (hi - lo > 1) { /* last line starting at or before begin */
     size_t mid = (lo + hi) / 2;
     if (src->line_starts[mid] <= loc.begin) lo = mid;
