@@ -280,7 +280,12 @@ static og_ast_file *join_pieces(piece *pieces, size_t n, og_arena *ast_arena,
 static og_ast_file *parse_split(og_arena *ast_arena,
                                 const og_sources *sources, uint32_t file,
                                 og_diag *diag, og_sema_ops *ops) {
-  size_t max = og_sema_split_pieces ? og_sema_split_pieces : cpu_count();
+  size_t len = sources->items[file]->len, max = og_sema_split_pieces;
+  if (!max) { /* one per CPU, each of half og_sema_split_bytes or more */
+    max = cpu_count();
+    if (og_sema_split_bytes >= 2 && max > len / (og_sema_split_bytes / 2))
+      max = len / (og_sema_split_bytes / 2);
+  }
   if (max < 2) return NULL;
   if (max > 64) max = 64;
   piece pieces[64];

@@ -206,6 +206,13 @@ static void cuts_inside_a_declaration_give_the_serial_result(void **state) {
   }
 }
 
+/* The defaults: a corpus-sized spec is cut, one piece per CPU. */
+static void only_large_specs_are_cut_by_default(void **state) {
+  (void)state;
+  assert_int_equal(og_sema_split_bytes, 64 * 1024);
+  assert_int_equal(og_sema_split_pieces, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cuts_begin_at_lines_that_begin_an_op),
@@ -215,6 +222,7 @@ int main(void) {
       cmocka_unit_test(pieces_give_the_serial_check_diagnostics),
       cmocka_unit_test(syntax_errors_give_the_serial_diagnostics),
       cmocka_unit_test(cuts_inside_a_declaration_give_the_serial_result),
+      cmocka_unit_test(only_large_specs_are_cut_by_default),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
