@@ -57,8 +57,9 @@ typedef struct og_sema_ops {
  * while this one checks the ops it completes. */
 extern size_t og_sema_stream_bytes; /* the smallest source streamed */
 extern size_t og_sema_split_bytes;  /* the smallest source cut */
-/* How many pieces; 0: one per CPU, each of og_sema_split_bytes / 2 or
- * more. */
+/* How many pieces; 0: four per CPU, each of og_sema_split_bytes / 4 or
+ * more, which one thread per CPU takes in turn. Set (tests): that many,
+ * a thread each. */
 extern size_t og_sema_split_pieces;
 og_ast_file *og_sema_parse_each(og_arena *ast_arena,
                                 const og_sources *sources, uint32_t file,

@@ -15,6 +15,7 @@
 #include "sema_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -232,16 +233,29 @@ size_t og_sema_cut(const og_source *src, size_t max, uint32_t *begins) {
   return n;
 }
 
-static void run_pieces(piece *pieces, size_t n) {
+/* Threads that take the next piece not taken until none is left. */
+typedef struct crew {
+  piece *pieces;
+  size_t n;
+  atomic_size_t next;
+} crew;
+
+static void *crew_run(void *arg) {
+  crew *c = arg;
+  for (size_t i; (i = atomic_fetch_add(&c->next, 1)) < c->n;)
+    piece_run(&c->pieces[i]);
+  return NULL;
+}
+
+static void run_pieces(piece *pieces, size_t n, size_t workers) {
+  crew c = {.pieces = pieces, .n = n};
+  atomic_init(&c.next, 0);
   pthread_t threads[64];
-  bool started[64] = {false};
-  for (size_t i = 1; i < n; i++)
-    started[i] = pthread_create(&threads[i], NULL, piece_run, &pieces[i]) == 0;
-  piece_run(&pieces[0]);
-  for (size_t i = 1; i < n; i++) {
-    if (started[i]) pthread_join(threads[i], NULL);
-    else piece_run(&pieces[i]);
-  }
+  size_t started = 0;
+  for (size_t i = 1; i < workers && i < n && i < 64; i++)
+    if (pthread_create(&threads[started], NULL, crew_run, &c) == 0) started++;
+  crew_run(&c); /* this thread too */
+  for (size_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
 }
 
 /* Whether the pieces' parses are the whole source's. */
@@ -281,12 +295,14 @@ static og_ast_file *parse_split(og_arena *ast_arena,
                                 const og_sources *sources, uint32_t file,
                                 og_diag *diag, og_sema_ops *ops) {
   size_t len = sources->items[file]->len, max = og_sema_split_pieces;
-  if (!max) { /* one per CPU, each of half og_sema_split_bytes or more */
-    max = cpu_count();
-    if (og_sema_split_bytes >= 2 && max > len / (og_sema_split_bytes / 2))
-      max = len / (og_sema_split_bytes / 2);
+  /* Set for tests: a thread per piece, whatever the CPUs. */
+  size_t workers = max ? max : cpu_count();
+  if (!max) { /* four per CPU, each of a quarter og_sema_split_bytes or more */
+    max = 4 * workers;
+    if (og_sema_split_bytes >= 4 && max > len / (og_sema_split_bytes / 4))
+      max = len / (og_sema_split_bytes / 4);
   }
-  if (max < 2) return NULL;
+  if (max < 2 || workers < 2) return NULL;
   if (max > 64) max = 64;
   piece pieces[64];
   memset(pieces, 0, sizeof pieces);
@@ -301,7 +317,7 @@ static og_ast_file *parse_split(og_arena *ast_arena,
     pieces[i].file = file;
     pieces[i].ops = (og_sema_ops){.each = ops->each, .arg = ops->arg};
   }
-  run_pieces(pieces, n);
+  run_pieces(pieces, n, workers);
   bool hold = pieces_hold(pieces, n);
   og_ast_file *ast = join_pieces(pieces, n, ast_arena, ops, hold ? diag : NULL);
   return hold ? ast : NULL;
