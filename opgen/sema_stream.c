@@ -2,8 +2,9 @@
  * comes out is what the serial order gives: the parse's diagnostics,
  * then each op's, sorted per op (og_diag_hold), in op order.
  *
- * A source is cut into pieces at lines that begin an op; each piece is
- * parsed alone and its ops checked on a thread of its own. Where no
+ * A source is cut into pieces at lines that begin an op; one thread
+ * per CPU takes the pieces in turn, parses each alone and checks its
+ * ops as they are parsed, into the piece's own memory. Where no
  * piece reports anything while parsing, the pieces' parses are the
  * parse of the whole: no token crosses a line start but a blank or a
  * comment (one left open is reported), and a piece that parses without
