@@ -111,10 +111,20 @@ char *og_arena_strdup(og_arena *arena, const char *s) {
   return og_arena_strndup(arena, s, strlen(s));
 }
 
-/* Formats once into a stack buffer, which holds nearly every name. */
+/* Formats once: in place, in the free part of the arena's block, which
+ * holds nearly every name; else into a stack buffer first. */
 char *og_arena_printf(og_arena *arena, const char *fmt, ...) {
-  char small[256];
   va_list ap;
+  size_t room = (size_t)(arena->end - arena->next);
+  if (room >= 256) {
+    va_start(ap, fmt);
+    int n = og_vsnprintf(arena->next, room, fmt, ap);
+    va_end(ap);
+    /* Taken where it was written: the rounded size fits the room. */
+    if (n >= 0 && (size_t)n + sizeof(max_align_t) <= room)
+      return og_arena_take(arena, (size_t)n + 1);
+  }
+  char small[256];
   va_start(ap, fmt);
   int n = og_vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
