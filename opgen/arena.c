@@ -11,14 +11,17 @@
 
 struct og_arena_block {
   og_arena_block *next;
-  size_t used, cap;
+  size_t cap;
   max_align_t data[];
 };
 
 /* A block's size with its header: whole pages of og_pages. */
 enum { OG_ARENA_BLOCK = 64 * 1024 };
 
-void og_arena_init(og_arena *arena) { arena->head = NULL; }
+void og_arena_init(og_arena *arena) {
+  arena->head = NULL;
+  arena->next = arena->end = NULL;
+}
 
 void og_arena_free(og_arena *arena) {
   og_arena_block *b = arena->head;
@@ -27,7 +30,7 @@ void og_arena_free(og_arena *arena) {
     og_pages_free(b, sizeof *b + b->cap);
     b = next;
   }
-  arena->head = NULL;
+  og_arena_init(arena);
 }
 
 void og_arena_adopt(og_arena *dst, og_arena *src) {
@@ -39,9 +42,9 @@ void og_arena_adopt(og_arena *dst, og_arena *src) {
     last->next = dst->head->next;
     dst->head->next = src->head;
   } else {
-    dst->head = src->head;
+    *dst = *src; /* allocating on from src's head */
   }
-  src->head = NULL;
+  og_arena_init(src);
 }
 
 void *og_xmalloc(size_t size) {
@@ -76,33 +79,17 @@ void *og_xgrow(void *ptr, size_t *cap, size_t need, size_t elem) {
   return og_xrealloc(ptr, n * elem);
 }
 
-/* Most allocations are a few aligned 16-byte units: stores in line beat
- * a call to memset for them. */
-static inline void zero(void *p, size_t size) {
-  if (size > 64 || size % 16) {
-    memset(p, 0, size);
-    return;
-  }
-  for (size_t i = 0; i < size; i += 16) memset((char *)p + i, 0, 16);
-}
-
-void *og_arena_alloc(og_arena *arena, size_t size) {
-  const size_t align = sizeof(max_align_t);
-  size = (size + align - 1) / align * align;
-  og_arena_block *b = arena->head;
-  if (!b || b->cap - b->used < size) {
-    size_t cap = size > OG_ARENA_BLOCK - sizeof *b ? size
-                                                   : OG_ARENA_BLOCK - sizeof *b;
-    b = og_pages_alloc(sizeof *b + cap);
-    b->used = 0;
-    b->cap = cap;
-    b->next = arena->head;
-    arena->head = b;
-  }
-  void *p = (char *)b->data + b->used;
-  b->used += size;
-  zero(p, size);
-  return p;
+void *og_arena_alloc_new(og_arena *arena, size_t size) {
+  og_arena_block *b;
+  size_t cap = size > OG_ARENA_BLOCK - sizeof *b ? size
+                                                 : OG_ARENA_BLOCK - sizeof *b;
+  b = og_pages_alloc(sizeof *b + cap);
+  b->cap = cap;
+  b->next = arena->head;
+  arena->head = b;
+  arena->next = (char *)b->data + size;
+  arena->end = (char *)b->data + cap;
+  return b->data;
 }
 
 void *og_arena_array(og_arena *arena, size_t count, size_t size) {
@@ -114,7 +101,7 @@ void *og_arena_array(og_arena *arena, size_t count, size_t size) {
 }
 
 char *og_arena_strndup(og_arena *arena, const char *s, size_t len) {
-  char *p = og_arena_alloc(arena, len + 1);
+  char *p = og_arena_take(arena, len + 1);
   memcpy(p, s, len);
   p[len] = '\0';
   return p;
@@ -124,10 +111,20 @@ char *og_arena_strdup(og_arena *arena, const char *s) {
   return og_arena_strndup(arena, s, strlen(s));
 }
 
-/* Formats once into a stack buffer, which holds nearly every name. */
+/* Formats once: in place, in the free part of the arena's block, which
+ * holds nearly every name; else into a stack buffer first. */
 char *og_arena_printf(og_arena *arena, const char *fmt, ...) {
-  char small[256];
   va_list ap;
+  size_t room = (size_t)(arena->end - arena->next);
+  if (room >= 256) {
+    va_start(ap, fmt);
+    int n = og_vsnprintf(arena->next, room, fmt, ap);
+    va_end(ap);
+    /* Taken where it was written: the rounded size fits the room. */
+    if (n >= 0 && (size_t)n + sizeof(max_align_t) <= room)
+      return og_arena_take(arena, (size_t)n + 1);
+  }
+  char small[256];
   va_start(ap, fmt);
   int n = og_vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);

@@ -19,5 +19,12 @@ og_ast_file *og_parse_each(og_arena *arena, const og_sources *sources,
                            uint32_t file, og_diag *diag,
                            void (*on_op)(void *arg, og_ast_op *op),
                            void *arg);
+/* og_parse_each of the bytes [begin, end) of the source alone, as if the
+ * rest were not there (locations stay the file's). */
+og_ast_file *og_parse_range(og_arena *arena, const og_sources *sources,
+                            uint32_t file, uint32_t begin, uint32_t end,
+                            og_diag *diag,
+                            void (*on_op)(void *arg, og_ast_op *op),
+                            void *arg);
 
 #endif

@@ -26,6 +26,7 @@ typedef struct og_lex_state {
   og_arena *arena;
   uint32_t file;
   uint32_t offset; /* of the next byte the scanner reads */
+  char *pool, *pool_end; /* where tokens' texts are copied (lexer.l) */
   /* Doc comment lines waiting for the next token. */
   char *doc;
   size_t doc_len, doc_cap;

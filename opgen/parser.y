@@ -401,7 +401,10 @@ int og_yylex(OG_YYSTYPE *val, OG_YYLTYPE *loc, void *scanner) {
    * must not be the one an end-of-input error says is open. */
   if (tok == ';')
     while (lex->nopen && !lex->open[lex->nopen - 1].op_body) lex->nopen--;
-  report_lexical(ctx, YYTRANSLATE(tok), *loc);
+  /* The error tokens are declared in a row. */
+  _Static_assert(T_UNTERMINATED_COMMENT - T_BAD_CHAR == 5, "error tokens");
+  if (tok >= T_BAD_CHAR && tok <= T_UNTERMINATED_COMMENT)
+    report_lexical(ctx, YYTRANSLATE(tok), *loc);
   ctx->prev_tok = ctx->last_tok;
   ctx->prev_loc = ctx->last_loc;
   ctx->last_tok = tok;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 og_srcpos og_sema_pos(const og_sema_op *s, og_loc loc) {
-  og_srcpos pos = og_sources_pos(s->sources, loc);
+  og_srcpos pos = og_sources_pos_near(s->sources, loc, s->line);
   pos.file = s->file;
   return pos;
 }
@@ -149,16 +149,16 @@ static void apply_flags(og_sema_op *s) {
 
 /* Builds and validates one op; NULL-free: the op always exists, errors are
  * counted in the diag. */
-static og_op *finalize_op(og_model *m, og_diag *diag, const og_sources *sources,
-                          const char *file, const char *prefix,
+static og_op *finalize_op(og_arena *arena, og_diag *diag,
+                          const og_sources *sources, const char *file,
                           const og_ast_op *ast) {
-  og_op *op = og_arena_alloc(&m->arena, sizeof *op);
-  og_sema_op s = {.arena = &m->arena, .diag = diag, .sources = sources,
+  og_op *op = og_arena_alloc(arena, sizeof *op);
+  og_sema_op s = {.arena = arena, .diag = diag, .sources = sources,
                   .file = file, .ast = ast, .op = op};
-  op->name = og_arena_strdup(&m->arena, ast->name);
-  op->package = prefix;
+  op->name = og_arena_strdup(arena, ast->name);
   op->pos = og_sema_pos(&s, ast->name_loc);
-  split_op_doc(&m->arena, ast->doc, &op->summary, &op->description);
+  s.line = op->pos.line - 1; /* where its items' searches start */
+  split_op_doc(arena, ast->doc, &op->summary, &op->description);
   op->deprecation_explanation = "";
   og_sema_check_op_name(&s);
   collect_items(&s);
@@ -169,7 +169,7 @@ static og_op *finalize_op(og_model *m, og_diag *diag, const og_sources *sources,
   for (size_t i = 0; i < op->noutputs; i++) og_sema_arg(&s, false, i);
   for (size_t i = 0; i < op->nattrs; i++) og_sema_attr_default(&s, i);
   og_sema_shapes(&s);
-  og_op_index_attrs(&m->arena, op);
+  og_op_index_attrs(arena, op);
   return op;
 }
 
@@ -223,25 +223,24 @@ static bool check_encoding(const og_sources *sources, uint32_t file,
 
 /* One file's ops as the parse completes them (og_sema_parse_each). */
 typedef struct file_ops {
-  og_model *m;
   const og_sources *sources;
   const char *file;
-  uint32_t index;
-  op_entry **entries;
-  size_t *cap;
 } file_ops;
 
-static void finalize_each(void *arg, const og_ast_op *op, og_diag *diag) {
-  file_ops *fo = arg;
-  og_model *m = fo->m;
-  if (op->has_syntax_error) return; /* avoid follow-on errors */
-  *fo->entries = og_xgrow(*fo->entries, fo->cap, m->nops + 1,
-                          sizeof **fo->entries);
-  op_entry *e = &(*fo->entries)[m->nops++];
+static void *finalize_each(void *arg, const og_ast_op *op, og_diag *diag,
+                           og_arena *arena) {
+  const file_ops *fo = arg;
+  if (op->has_syntax_error) return NULL; /* avoid follow-on errors */
   /* The prefix may be declared after an op (an error): set after. */
-  e->op = finalize_op(m, diag, fo->sources, fo->file, NULL, op);
-  e->ast = op;
-  e->file = fo->index;
+  return finalize_op(arena, diag, fo->sources, fo->file, op);
+}
+
+static void add_entries(og_model *m, const og_sema_ops *ops, uint32_t file,
+                        op_entry **entries, size_t *cap) {
+  *entries = og_xgrow(*entries, cap, m->nops + ops->count, sizeof **entries);
+  for (size_t i = 0; i < ops->count; i++)
+    (*entries)[m->nops++] =
+        (op_entry){ops->items[i].result, ops->items[i].ast, file};
 }
 
 og_model *og_compile(const og_sources *sources, const uint32_t *files,
@@ -258,9 +257,12 @@ og_model *og_compile(const og_sources *sources, const uint32_t *files,
     if (!check_encoding(sources, files[f], diag)) continue;
     const char *file = og_arena_strdup(&m->arena, src->path);
     size_t first = m->nops;
-    file_ops fo = {m, sources, file, files[f], &entries, &cap};
+    file_ops fo = {sources, file};
+    og_sema_ops ops = {.each = finalize_each, .arg = &fo, .arena = &m->arena};
     og_ast_file *ast = og_sema_parse_each(&ast_arena, sources, files[f], diag,
-                                          finalize_each, &fo);
+                                          &ops);
+    add_entries(m, &ops, files[f], &entries, &cap);
+    free(ops.items);
     const char *prefix = file_prefix(&m->arena, ast, src->path);
     for (size_t i = first; i < m->nops; i++)
       ((og_op *)entries[i].op)->package = prefix;

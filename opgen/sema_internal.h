@@ -13,6 +13,7 @@ typedef struct og_sema_op {
   og_diag *diag;
   const og_sources *sources;
   const char *file; /* interned in the model */
+  uint32_t line;    /* the op's name's (0-based): og_sema_pos starts there */
   const og_ast_op *ast;
   og_op *op;
   /* The AST item behind each attr, input and output, by index. */
@@ -32,17 +33,42 @@ long og_sema_find_output(const og_sema_op *s, const char *name);
 
 og_srcpos og_sema_pos(const og_sema_op *s, og_loc loc);
 
-/* Parses source `file` into ast_arena and calls each(arg, op, d) for
- * every op, in source order, as if after the parse, with d holding what
- * `each` reports: its diagnostics reach `diag` sorted per op, after the
- * parse's (sema_stream.c). A large source is parsed on a thread of its
- * own meanwhile. */
+/* Checks one op, reporting to d: what to keep of it (NULL: nothing),
+ * allocated from `arena`. May run on any thread. */
+typedef void *(*og_sema_each_fn)(void *arg, const og_ast_op *op, og_diag *d,
+                                 og_arena *arena);
+typedef struct og_sema_done {
+  const og_ast_op *ast;
+  void *result; /* what `each` kept */
+} og_sema_done;
+typedef struct og_sema_ops {
+  og_sema_each_fn each;
+  void *arg;
+  og_arena *arena;     /* what the results live in (the model's) */
+  og_sema_done *items; /* the results, in source order (malloc'd) */
+  size_t count, cap;
+} og_sema_ops;
+
+/* Parses source `file` into ast_arena and runs ops->each on every op, as
+ * if after the parse, with each op's diagnostics held and delivered
+ * sorted per op, after the parse's, in source order (sema_stream.c).
+ * A large source is cut into pieces at op boundaries, each parsed and
+ * checked on a thread of its own; or parsed on a thread of its own
+ * while this one checks the ops it completes. */
 extern size_t og_sema_stream_bytes; /* the smallest source streamed */
-typedef void (*og_sema_each_fn)(void *arg, const og_ast_op *op, og_diag *d);
+extern size_t og_sema_split_bytes;  /* the smallest source cut */
+/* How many pieces; 0: four per CPU, each of og_sema_split_bytes / 4 or
+ * more, which one thread per CPU takes in turn. Set (tests): that many,
+ * a thread each. */
+extern size_t og_sema_split_pieces;
 og_ast_file *og_sema_parse_each(og_arena *ast_arena,
                                 const og_sources *sources, uint32_t file,
-                                og_diag *diag, og_sema_each_fn each,
-                                void *arg);
+                                og_diag *diag, og_sema_ops *ops);
+/* Where a source is cut into up to `max` pieces (at most 64) of about
+ * the same size: each begins at a line that begins `op `, or at the
+ * blank and `//` lines above it. Returns how many, their starts in
+ * begins (the first 0). */
+size_t og_sema_cut(const og_source *src, size_t max, uint32_t *begins);
 
 /* Names (sema_names.c). */
 void og_sema_check_op_name(og_sema_op *s);

@@ -28,11 +28,12 @@ static void index_lines(og_source *src) {
   size_t cap = 0;
   src->line_starts = og_xgrow(NULL, &cap, 1, sizeof *src->line_starts);
   src->line_starts[src->nlines++] = 0;
-  for (size_t i = 0; i < src->len; i++) {
-    if (src->text[i] != '\n') continue;
+  const char *p = src->text, *end = src->text + src->len;
+  while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    p++;
     src->line_starts = og_xgrow(src->line_starts, &cap, src->nlines + 1,
                                 sizeof *src->line_starts);
-    src->line_starts[src->nlines++] = (uint32_t)(i + 1);
+    src->line_starts[src->nlines++] = (uint32_t)(p - src->text);
   }
 }
 
@@ -141,10 +142,26 @@ const og_source *og_sources_find(const og_sources *s, const char *path) {
 }
 
 og_srcpos og_sources_pos(const og_sources *s, og_loc loc) {
+  return og_sources_pos_near(s, loc, 0);
+}
+
+og_srcpos og_sources_pos_near(const og_sources *s, og_loc loc,
+                              uint32_t near) {
   og_srcpos pos = {0};
   if (loc.file >= s->count) return pos;
   const og_source *src = s->items[loc.file];
   size_t lo = 0, hi = src->nlines;
+  /* A few lines down from `near` (a checked op's items): walked. */
+  if (near < src->nlines && src->line_starts[near] <= loc.begin) {
+    lo = near;
+    for (size_t k = 0; k < 16 && lo + 1 < hi; k++) {
+      if (src->line_starts[lo + 1] > loc.begin) {
+        hi = lo + 1;
+        break;
+      }
+      lo++;
+    }
+  }
   while (hi - lo > 1) { /* last line starting at or before begin */
     size_t mid = (lo + hi) / 2;
     if (src->line_starts[mid] <= loc.begin) lo = mid;

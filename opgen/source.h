@@ -53,6 +53,10 @@ int og_sources_load(og_sources *s, const char *path);
 const og_source *og_sources_find(const og_sources *s, const char *path);
 
 og_srcpos og_sources_pos(const og_sources *s, og_loc loc);
+/* The same, found faster from `near`, a line (0-based) a few lines
+ * before loc's. */
+og_srcpos og_sources_pos_near(const og_sources *s, og_loc loc,
+                              uint32_t near);
 /* The text of line `line` (1-based) without its newline. */
 const char *og_source_line(const og_source *src, uint32_t line, size_t *len);
 

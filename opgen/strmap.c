@@ -13,8 +13,7 @@ void og_strmap_init(og_strmap *m, og_arena *arena, size_t n) {
   size_t cap = 8;
   while (cap < n * 2) cap *= 2; /* at most half full */
   m->keys = og_arena_array(arena, cap, sizeof *m->keys);
-  m->values = og_arena_array(arena, cap, sizeof *m->values);
-  memset(m->keys, 0, cap * sizeof *m->keys);
+  m->values = og_arena_array(arena, cap, sizeof *m->values); /* zeroed */
   m->mask = cap - 1;
 }
 

@@ -36,10 +36,12 @@ static run compile(const char *text, size_t stream_bytes, size_t max_errors) {
   og_diag diag;
   og_diag_init(&diag, &sources, tu_diags_sink, &r.diags);
   diag.max_errors = max_errors;
-  size_t saved = og_sema_stream_bytes;
+  size_t saved = og_sema_stream_bytes, saved_split = og_sema_split_bytes;
   og_sema_stream_bytes = stream_bytes;
+  og_sema_split_bytes = SIZE_MAX; /* pieces: test_sema_threads */
   og_model *m = og_compile_text(&sources, "big.op", text, &diag);
   og_sema_stream_bytes = saved;
+  og_sema_split_bytes = saved_split;
   r.errors = diag.errors;
   r.suppressed = diag.suppressed_errors;
   if (m) {
