@@ -1,4 +1,5 @@
 /* Naming and spelling rules shared by the C emitters. */
+#define _GNU_SOURCE /* strchrnul, where the C library has it */
 #include "emit_c_internal.h"
 
 #include "ascii.h"
@@ -205,23 +206,34 @@ void og_c_string(og_writer *w, const char *s, size_t len) {
 /* Eight bytes a step (doc comments are most of a header's text): true if
  * one of x's bytes is '*', '/' or '?', the bytes that begin a pair
  * og_c_comment_text must split. */
-static bool has_comment_byte(uint64_t x) {
+static uint64_t comment_bytes(uint64_t x) {
   const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
   uint64_t a = x ^ (ones * '*'), b = x ^ (ones * '/'), c = x ^ (ones * '?');
   return (((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & highs;
 }
 
+static bool has_comment_byte(uint64_t x) { return comment_bytes(x) != 0; }
+
 /* The first i' >= i below end where p[i'] is '*', '/' or '?', or end. */
 static size_t next_comment_byte(const char *p, size_t i, size_t end) {
   for (uint64_t x; i + 8 <= end; i += 8) {
     memcpy(&x, p + i, 8);
-    if (has_comment_byte(x)) break;
+    if (!has_comment_byte(x)) continue;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The lowest flagged byte is exact (a borrow runs only upwards). */
+    return i + (size_t)__builtin_ctzll(comment_bytes(x)) / 8;
+#else
+    break;
+#endif
   }
   while (i < end && p[i] != '*' && p[i] != '/' && p[i] != '?') i++;
   return i;
 }
 
-void og_c_comment_text(og_writer *w, const char *p, size_t n) {
+/* og_c_comment_text's bytes at d (room: 2n, a space at most after each
+ * byte); returns their end. */
+static char *comment_put(char *d, const char *p, size_t n) {
   size_t start = 0;
   for (size_t i = 0; i + 1 < n; i++) {
     i = next_comment_byte(p, i, n - 1);
@@ -230,18 +242,41 @@ void og_c_comment_text(og_writer *w, const char *p, size_t n) {
     bool opens = p[i] == '/' && p[i + 1] == '*'; /* -Wcomment */
     bool trigraph = p[i] == '?' && p[i + 1] == '?';
     if (!closes && !opens && !trigraph) continue;
-    og_w_write(w, p + start, i + 1 - start);
-    og_w_puts(w, " "); /* "* /", "/ *", "? ?" */
+    d = og_w_put(d, p + start, i + 1 - start);
+    *d++ = ' '; /* "* /", "/ *", "? ?" */
     start = i + 1;
   }
-  og_w_write(w, p + start, n - start);
+  return og_w_put(d, p + start, n - start);
 }
 
+void og_c_comment_text(og_writer *w, const char *p, size_t n) {
+  if (!n) return;
+  if (og_has_newline(p, n)) { /* lines indented as og_w_write does */
+    og_writer t;
+    og_writer_init(&t);
+    og_w_close(&t, comment_put(og_w_open(&t, 2 * n), p, n));
+    og_w_write(w, t.buf, t.len);
+    og_writer_free(&t);
+    return;
+  }
+  og_w_close(w, comment_put(og_w_open(w, 2 * n), p, n));
+}
+
+/* " * text\n" after `pad` spaces, composed in place: a header's doc
+ * comments are some 40,000 such lines. */
 static void doc_line(og_writer *w, size_t pad, const char *p, size_t n) {
-  og_w_puts(w, n ? " * " : " *");
-  og_w_spaces(w, pad);
-  og_c_comment_text(w, p, n);
-  og_w_newline(w);
+  char *d = og_w_open(w, 3 + pad + 2 * n + 1);
+  if (n) {
+    d = og_w_put(d, " * ", 3);
+    memset(d, ' ', pad);
+    d = comment_put(d + pad, p, n);
+  } else {
+    d = og_w_put(d, " *", 2);
+    memset(d, ' ', pad); /* as og_w_spaces wrote it */
+    d += pad;
+  }
+  *d++ = '\n';
+  og_w_close(w, d);
 }
 
 void og_c_comment(og_writer *w, const char *text) {
@@ -259,12 +294,22 @@ void og_c_comment(og_writer *w, const char *text) {
 
 enum { DOC_WIDTH = 76 };
 
+/* Bytes before p's first '\n' or its end. */
+static size_t line_len(const char *p) {
+#ifdef __GLIBC__
+  return (size_t)(strchrnul(p, '\n') - p);
+#else
+  return strcspn(p, "\n");
+#endif
+}
+
 /* Lines longer than DOC_WIDTH wrap at a space; continuations are indented
  * two more than the line they continue. */
 void og_c_doc_lines(og_writer *w, const char *text) {
   const char *p = text;
   while (*p) {
-    size_t n = strcspn(p, "\n"), min = strspn(p, " "), pad = 0;
+    size_t n = line_len(p), min = 0, pad = 0;
+    while (p[min] == ' ') min++;
     while (pad + n > DOC_WIDTH) {
       size_t cut = DOC_WIDTH - pad;
       while (cut > min && p[cut] != ' ') cut--;
@@ -394,28 +439,42 @@ static og_c_params compute_params(const og_c_file *f, const og_op *op) {
   return p;
 }
 
+/* Composed in place (og_w_open): three signatures an op, each of many
+ * pieces. */
 void og_c_signature(og_writer *w, const char *ret, const char *name,
                     const og_c_params *p, const char *end) {
   enum { KEPT = 32 }; /* lengths kept for the second pass (most ops) */
   size_t lens[KEPT];
-  size_t head = strlen(ret) + 1 + strlen(name) + 1, len = head + strlen(end) + 1;
+  size_t lret = strlen(ret), lname = strlen(name), lend = strlen(end);
+  size_t head = lret + 1 + lname + 1, len = head + lend + 1, decls = 0;
   for (size_t i = 0; i < p->count; i++) {
     size_t n = strlen(p->decls[i]);
     if (i < KEPT) lens[i] = n;
-    len += n + 2;
+    decls += n;
   }
+  len += decls + 2 * p->count;
   /* Fits: one line. Short name: align under '('. Long: indent 4. */
   bool one_line = len <= 80, aligned = head <= 40;
-  og_w_printf(w, "%s %s(", ret, name);
+  size_t hang = aligned ? head : 4, width = og_w_pad_width(w);
+  char *d = og_w_open(w, len + p->count * (width + hang + 1) + 1);
+  d = og_w_put(d, ret, lret);
+  *d++ = ' ';
+  d = og_w_put(d, name, lname);
+  *d++ = '(';
   for (size_t i = 0; i < p->count; i++) {
     if (!one_line && (i || !aligned)) {
-      if (i) og_w_puts(w, ",");
-      og_w_newline(w);
-      og_w_spaces(w, aligned ? head : 4);
+      if (i) *d++ = ',';
+      *d++ = '\n';
+      d = og_w_pad(w, d);
+      memset(d, ' ', hang);
+      d += hang;
     } else if (i) {
-      og_w_puts(w, ", ");
+      d = og_w_put(d, ", ", 2);
     }
-    og_w_write(w, p->decls[i], i < KEPT ? lens[i] : strlen(p->decls[i]));
+    d = og_w_put(d, p->decls[i], i < KEPT ? lens[i] : strlen(p->decls[i]));
   }
-  og_w_line(w, ")%s", end);
+  *d++ = ')';
+  d = og_w_put(d, end, lend);
+  *d++ = '\n';
+  og_w_close(w, d);
 }

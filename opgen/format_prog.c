@@ -18,6 +18,33 @@ static void add_step(og_fmt_prog *p, og_fmt_op op, size_t off, size_t len) {
                                         (uint8_t)op};
 }
 
+/* A plain %zu or %d (no flag, width or precision) gets an op of its own:
+ * the simple programs' integers. */
+static og_fmt_op spec_op(const og_fmt_spec *s) {
+  bool plain = !s->left && !s->zero && !s->width && !s->width_arg &&
+               s->prec < 0 && !s->prec_arg;
+  if (plain && s->conv == 'u' && s->lenmod == OG_FMT_LEN_SIZE && s->size == 2)
+    return OG_FMT_ZU;
+  if (plain && s->conv == 'd' && s->size == 1) return OG_FMT_D;
+  return OG_FMT_SPEC;
+}
+
+/* og_fmt_prog.simple and what it needs: the arguments' ops in order and
+ * the bytes of the literal runs. */
+static void mark_simple(og_fmt_prog *p) {
+  if (p->vsnprintf_only || p->text_newline) return;
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const og_fmt_step *st = &p->steps[i];
+    if (st->op == OG_FMT_TEXT) {
+      p->text_len += st->len;
+      continue;
+    }
+    if (st->op == OG_FMT_SPEC || p->nargs == OG_FMT_SIMPLE_ARGS) return;
+    p->args[p->nargs++] = st->op;
+  }
+  p->simple = true;
+}
+
 /* Literal runs and conversions; a conversion that og_fmt_parse does not
  * do marks the program vsnprintf_only (it is never run then). */
 static og_fmt_prog *compile(const char *fmt) {
@@ -52,12 +79,13 @@ static og_fmt_prog *compile(const char *fmt) {
     if (spec.conv == '%') { /* "%%": the second '%' as text */
       add_step(prog, OG_FMT_TEXT, (size_t)(q - fmt), 1);
     } else {
-      add_step(prog, OG_FMT_SPEC, nspecs, 0);
+      add_step(prog, spec_op(&spec), nspecs, 0);
       prog->specs[nspecs++] = spec;
       prog->text_args |= spec.conv == 's' || spec.conv == 'c';
     }
     p = q + spec.size;
   }
+  mark_simple(prog);
   return prog;
 }
 

@@ -17,8 +17,13 @@
 typedef enum og_fmt_op {
   OG_FMT_TEXT, /* fmt[off .. off + len) */
   OG_FMT_STR,  /* a plain %s */
-  OG_FMT_SPEC  /* any other conversion og_fmt_apply does */
+  OG_FMT_SPEC, /* any other conversion og_fmt_apply does (off: its spec) */
+  OG_FMT_ZU,   /* a plain %zu (off: its spec, as OG_FMT_SPEC) */
+  OG_FMT_D     /* a plain %d (alike) */
 } og_fmt_op;
+
+/* The most arguments a simple program takes (see og_fmt_prog.simple). */
+enum { OG_FMT_SIMPLE_ARGS = 8 };
 
 typedef struct og_fmt_step {
   uint32_t off, len; /* OG_FMT_TEXT; OG_FMT_SPEC: off indexes specs */
@@ -30,6 +35,13 @@ typedef struct og_fmt_prog {
   bool vsnprintf_only; /* a conversion that og_fmt_parse does not do */
   bool text_newline;   /* a literal run holds a newline */
   bool text_args;      /* %s or %c: an argument may hold a newline */
+  /* Only literal runs without a newline and at most OG_FMT_SIMPLE_ARGS
+   * plain %s, %zu and %d: the writer measures the arguments first and
+   * copies without a bounds test per piece (the emitters' usual line). */
+  bool simple;
+  uint8_t nargs;                      /* simple: the conversions, */
+  uint8_t args[OG_FMT_SIMPLE_ARGS];   /* their og_fmt_op in order */
+  uint32_t text_len;                  /* simple: bytes of literal runs */
   uint32_t nsteps;
   og_fmt_spec *specs;
   og_fmt_step steps[];

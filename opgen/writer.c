@@ -314,12 +314,84 @@ static bool plain_text(og_writer *w, bool nl, const og_fmt_prog *prog) {
   return true;
 }
 
+/* Decimal digits of v ending at `end`; returns the first. */
+static inline char *decimal(char *end, unsigned long long v) {
+  do *--end = (char)('0' + v % 10); while (v /= 10);
+  return end;
+}
+
+/* A simple program (og_fmt_prog.simple) at once: the arguments measured
+ * first, then one reservation and the pieces copied in order, with no
+ * test for room between them. False, with nothing written, for an
+ * argument the general path must format: a NULL string (vsnprintf's
+ * business), one holding a newline (indented line by line). */
+static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
+                         va_list ap) {
+  const char *s[OG_FMT_SIMPLE_ARGS];
+  size_t n[OG_FMT_SIMPLE_ARGS], len = prog->text_len;
+  char num[OG_FMT_SIMPLE_ARGS][24];
+  for (size_t i = 0; i < prog->nargs; i++) {
+    char *end = num[i] + sizeof num[i];
+    if (prog->args[i] == OG_FMT_STR) {
+      if (!(s[i] = va_arg(ap, const char *))) return false;
+      n[i] = strlen(s[i]);
+      if (og_has_newline(s[i], n[i])) return false;
+    } else if (prog->args[i] == OG_FMT_ZU) {
+      s[i] = decimal(end, va_arg(ap, size_t));
+      n[i] = (size_t)(end - s[i]);
+    } else {
+      int v = va_arg(ap, int);
+      char *p = decimal(end, v < 0 ? 0ull - (unsigned long long)v
+                                   : (unsigned long long)v);
+      if (v < 0) *--p = '-';
+      s[i] = p;
+      n[i] = (size_t)(end - p);
+    }
+    len += n[i];
+  }
+  if (len > INT_MAX) return false; /* vsnprintf's limit */
+  if (!len) {
+    if (nl) og_w_newline(w); /* an empty line: no indentation */
+    return true;
+  }
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  char *d = reserve(w, pad + len + 1);
+  fill_spaces(d, pad);
+  d += pad;
+  const og_fmt_step *st = prog->steps, *stop = st + prog->nsteps;
+  for (size_t k = 0; st < stop; st++) {
+    if (st->op == OG_FMT_TEXT) {
+      og_copy(d, prog->fmt + st->off, st->len);
+      d += st->len;
+    } else {
+      og_copy(d, s[k], n[k]);
+      d += n[k++];
+    }
+  }
+  if (nl) *d++ = '\n';
+  *d = '\0';
+  w->len = (size_t)(d - w->buf);
+  w->at_line_start = nl;
+  return true;
+}
+
+/* printf of a literal format, then `nl` a newline. */
+static void literal_write(og_writer *w, bool nl, const char *fmt,
+                          const og_fmt_prog *prog, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  if (!prog || !prog->simple || !simple_write(w, nl, prog, ap))
+    format_write(w, nl, fmt, prog, again);
+  va_end(again);
+}
+
 void og_w_printf_lit(og_writer *w, const char *fmt, ...) {
   const og_fmt_prog *prog = og_fmt_prog_get(fmt);
   if (plain_text(w, false, prog)) return;
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, false, fmt, prog, ap);
+  literal_write(w, false, fmt, prog, ap);
   va_end(ap);
 }
 
@@ -328,7 +400,7 @@ void og_w_line_lit(og_writer *w, const char *fmt, ...) {
   if (plain_text(w, true, prog)) return;
   va_list ap;
   va_start(ap, fmt);
-  format_write(w, true, fmt, prog, ap);
+  literal_write(w, true, fmt, prog, ap);
   va_end(ap);
 }
 
@@ -348,6 +420,26 @@ void og_w_spaces(og_writer *w, size_t n) {
   w->buf[w->len] = '\0';
   w->at_line_start = false;
 }
+char *og_w_open(og_writer *w, size_t max) {
+  int width = w->indent * w->indent_width;
+  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
+  char *d = reserve(w, pad + max);
+  fill_spaces(d, pad);
+  return d + pad;
+}
+
+char *og_w_pad(const og_writer *w, char *d) {
+  size_t pad = og_w_pad_width(w);
+  fill_spaces(d, pad);
+  return d + pad;
+}
+
+void og_w_close(og_writer *w, char *end) {
+  w->len = (size_t)(end - w->buf);
+  w->buf[w->len] = '\0';
+  w->at_line_start = end[-1] == '\n';
+}
+
 void og_w_indent(og_writer *w) { w->indent++; }
 void og_w_dedent(og_writer *w) {
   if (w->indent > 0) w->indent--;
