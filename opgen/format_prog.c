@@ -18,30 +18,73 @@ static void add_step(og_fmt_prog *p, og_fmt_op op, size_t off, size_t len) {
                                         (uint8_t)op};
 }
 
-/* A plain %zu or %d (no flag, width or precision) gets an op of its own:
- * the simple programs' integers. */
+/* The conversions of the simple programs get an op of their own: %zu,
+ * %d, %ld, %lld without flag, width or precision, and %.*s. */
 static og_fmt_op spec_op(const og_fmt_spec *s) {
-  bool plain = !s->left && !s->zero && !s->width && !s->width_arg &&
-               s->prec < 0 && !s->prec_arg;
-  if (plain && s->conv == 'u' && s->lenmod == OG_FMT_LEN_SIZE && s->size == 2)
-    return OG_FMT_ZU;
-  if (plain && s->conv == 'd' && s->size == 1) return OG_FMT_D;
-  return OG_FMT_SPEC;
+  if (s->left || s->zero || s->width || s->width_arg) return OG_FMT_SPEC;
+  if (s->conv == 's' && s->prec_arg && s->lenmod == OG_FMT_LEN_INT)
+    return OG_FMT_STRN;
+  if (s->prec >= 0 || s->prec_arg) return OG_FMT_SPEC;
+  if (s->conv == 'u' && s->lenmod == OG_FMT_LEN_SIZE) return OG_FMT_ZU;
+  if (s->conv != 'd') return OG_FMT_SPEC;
+  return s->lenmod == OG_FMT_LEN_INT    ? OG_FMT_D
+         : s->lenmod == OG_FMT_LEN_LONG ? OG_FMT_LD
+         : s->lenmod == OG_FMT_LEN_LLONG ? OG_FMT_LLD
+                                         : OG_FMT_SPEC;
 }
 
-/* og_fmt_prog.simple and what it needs: the arguments' ops in order and
- * the bytes of the literal runs. */
+/* The pieces of a literal run: its bytes between newlines into `text`
+ * (at *used), a newline piece for each newline. */
+static void add_run(og_fmt_prog *p, og_fmt_piece *pieces, char *text,
+                    size_t *used, const og_fmt_step *st) {
+  const char *s = p->fmt + st->off, *end = s + st->len;
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    size_t n = (size_t)((nl ? nl : end) - s);
+    if (n) {
+      memcpy(text + *used, s, n);
+      pieces[p->npieces++] =
+          (og_fmt_piece){(uint32_t)*used, (uint32_t)n, OG_PIECE_TEXT};
+      *used += n;
+    }
+    if (!nl) break;
+    pieces[p->npieces++] = (og_fmt_piece){0, 0, OG_PIECE_NL};
+    s = nl + 1;
+  }
+}
+
+/* og_fmt_prog.simple and what it needs: the pieces, the literal bytes
+ * without the newlines, the arguments' ops. */
 static void mark_simple(og_fmt_prog *p) {
-  if (p->vsnprintf_only || p->text_newline) return;
+  if (p->vsnprintf_only) return;
+  size_t npieces = 0, nargs = 0, bytes = 0;
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const og_fmt_step *st = &p->steps[i];
+    if (st->op == OG_FMT_SPEC) return;
+    if (st->op != OG_FMT_TEXT) {
+      npieces++, nargs++;
+      continue;
+    }
+    bytes += st->len;
+    npieces += st->len; /* at most: a piece a byte */
+  }
+  if (nargs > OG_FMT_SIMPLE_ARGS) return;
+  og_fmt_piece *pieces = og_xmalloc((npieces + 1) * sizeof *pieces);
+  char *text = og_xmalloc(bytes + OG_FMT_TEXT_SLACK);
+  memset(text, 0, bytes + OG_FMT_TEXT_SLACK);
+  size_t used = 0;
   for (uint32_t i = 0; i < p->nsteps; i++) {
     const og_fmt_step *st = &p->steps[i];
     if (st->op == OG_FMT_TEXT) {
+      add_run(p, pieces, text, &used, st);
       p->text_len += st->len;
       continue;
     }
-    if (st->op == OG_FMT_SPEC || p->nargs == OG_FMT_SIMPLE_ARGS) return;
+    pieces[p->npieces++] = (og_fmt_piece){0, 0, OG_PIECE_ARG};
     p->args[p->nargs++] = st->op;
   }
+  p->pieces = pieces;
+  p->text = text;
   p->simple = true;
 }
 
@@ -89,6 +132,13 @@ static og_fmt_prog *compile(const char *fmt) {
   return prog;
 }
 
+static void discard(og_fmt_prog *p) {
+  if (!p) return;
+  free((void *)p->pieces);
+  free((void *)p->text);
+  free(p);
+}
+
 const og_fmt_prog *og_fmt_prog_find(const char *fmt) {
   size_t at = og_fmt_prog_slot(fmt);
   og_fmt_prog *mine = NULL;
@@ -96,7 +146,7 @@ const og_fmt_prog *og_fmt_prog_find(const char *fmt) {
     _Atomic(og_fmt_prog *) *slot = &og_fmt_slots[(at + i) % OG_FMT_SLOTS];
     og_fmt_prog *p = atomic_load_explicit(slot, memory_order_acquire);
     if (p && p->fmt == fmt) {
-      if (mine) free(mine);
+      discard(mine);
       return p;
     }
     if (p) continue;
@@ -107,10 +157,10 @@ const og_fmt_prog *og_fmt_prog_find(const char *fmt) {
                                                 memory_order_acquire))
       return mine;
     if (expected->fmt == fmt) { /* another thread published it first */
-      free(mine);
+      discard(mine);
       return expected;
     }
   }
-  free(mine); /* no room near its slot: formatted the plain way */
+  discard(mine); /* no room near its slot: formatted the plain way */
   return NULL;
 }

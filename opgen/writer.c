@@ -303,6 +303,135 @@ void og_w_vprintf(og_writer *w, const char *fmt, va_list ap) {
   format_write(w, false, fmt, NULL, ap);
 }
 
+/* Decimal text of v, '-' first when `neg`, ending at `end`; returns its
+ * first byte. */
+static inline char *decimal(char *end, unsigned long long v, bool neg) {
+  do *--end = (char)('0' + v % 10); while (v /= 10);
+  if (neg) *--end = '-';
+  return end;
+}
+
+static inline char *signed_text(char *end, long long v) {
+  return decimal(end, v < 0 ? 0ull - (unsigned long long)v
+                            : (unsigned long long)v, v < 0);
+}
+
+/* The text of a simple program's arguments: s[i], n[i] (numbers in
+ * num[i]); their bytes in all, or -1 for one the general path must
+ * format: a NULL string (vsnprintf's business), one holding a newline
+ * (indented line by line). */
+typedef struct simple_args {
+  const char *s[OG_FMT_SIMPLE_ARGS];
+  size_t n[OG_FMT_SIMPLE_ARGS];
+  char num[OG_FMT_SIMPLE_ARGS][24];
+} simple_args;
+
+static long long simple_measure(const og_fmt_prog *prog, simple_args *a,
+                                va_list ap) {
+  size_t len = 0;
+  for (size_t i = 0; i < prog->nargs; i++) {
+    char *end = a->num[i] + sizeof a->num[i];
+    const char *s;
+    if (prog->args[i] == OG_FMT_STR || prog->args[i] == OG_FMT_STRN) {
+      int prec = prog->args[i] == OG_FMT_STRN ? va_arg(ap, int) : -1;
+      if (!(s = va_arg(ap, const char *))) return -1;
+      size_t n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
+      if (og_has_newline(s, n)) return -1;
+      a->s[i] = s;
+      len += a->n[i] = n;
+      continue;
+    }
+    switch (prog->args[i]) {
+    case OG_FMT_ZU: s = decimal(end, va_arg(ap, size_t), false); break;
+    case OG_FMT_D: s = signed_text(end, va_arg(ap, int)); break;
+    case OG_FMT_LD: s = signed_text(end, va_arg(ap, long)); break;
+    default: s = signed_text(end, va_arg(ap, long long)); break;
+    }
+    size_t n = (size_t)(end - s);
+    a->s[i] = s;
+    len += a->n[i] = n;
+  }
+  return (long long)len;
+}
+
+/* A literal piece: 16 bytes a step (the program's text and the room
+ * reserved run on past it). */
+static inline char *put_text(char *d, const char *s, size_t n) {
+  size_t i = 0;
+  do memcpy(d + i, s + i, 16); while ((i += 16) < n);
+  return d + n;
+}
+
+/* A simple program's pieces at d: each line's indentation before its
+ * first byte (none on an empty line), as og_w_write indents. Returns the
+ * end; *line_start: whether it ends a line. */
+static char *simple_lines(const og_writer *w, char *d, const og_fmt_prog *prog,
+                          const simple_args *a, bool *line_start) {
+  size_t width = og_w_pad_width(w), k = 0;
+  bool start = *line_start, pending = start && width;
+  for (size_t i = 0; i < prog->npieces; i++) {
+    const og_fmt_piece *pc = &prog->pieces[i];
+    if (pc->kind == OG_PIECE_NL) {
+      *d++ = '\n';
+      start = true, pending = width > 0;
+      continue;
+    }
+    bool text = pc->kind == OG_PIECE_TEXT;
+    size_t n = text ? pc->len : a->n[k];
+    if (!n) {
+      k += !text;
+      continue;
+    }
+    if (pending) fill_spaces(d, width), d += width, pending = false;
+    start = false;
+    d = text ? put_text(d, prog->text + pc->off, n) : og_w_put(d, a->s[k++], n);
+  }
+  *line_start = start;
+  return d;
+}
+
+/* A simple program (og_fmt_prog.simple) at once: the arguments measured
+ * first, then one reservation and the pieces copied in order. False,
+ * with nothing written, for an argument the general path formats. */
+static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
+                         va_list ap) {
+  simple_args a;
+  long long args = simple_measure(prog, &a, ap);
+  if (args < 0 || (unsigned long long)args + prog->text_len > INT_MAX)
+    return false; /* INT_MAX: vsnprintf's limit */
+  size_t len = (size_t)args + prog->text_len;
+  if (!len) {
+    if (nl) og_w_newline(w); /* an empty line: no indentation */
+    return true;
+  }
+  size_t width = og_w_pad_width(w);
+  /* Room for an indentation a line (lines <= pieces + 1), the '\n' and
+   * what put_text writes past the end. */
+  size_t room = len + (prog->npieces + 1) * width + 1 + 16;
+  char *d = reserve(w, room);
+  bool line_start = w->at_line_start;
+  if (prog->text_newline) {
+    d = simple_lines(w, d, prog, &a, &line_start);
+  } else { /* one line, not empty: indented if it starts one */
+    if (line_start) fill_spaces(d, width), d += width;
+    line_start = false;
+    const og_fmt_piece *pc = prog->pieces, *stop = pc + prog->npieces;
+    for (size_t k = 0; pc < stop; pc++) {
+      if (pc->kind == OG_PIECE_TEXT) {
+        d = put_text(d, prog->text + pc->off, pc->len);
+      } else {
+        d = og_w_put(d, a.s[k], a.n[k]);
+        k++;
+      }
+    }
+  }
+  if (nl) *d++ = '\n', line_start = true;
+  *d = '\0';
+  w->len = (size_t)(d - w->buf);
+  w->at_line_start = line_start;
+  return true;
+}
+
 /* A format without conversions or newlines (half the emitters' lines):
  * its one literal run, as it is. */
 static bool plain_text(og_writer *w, bool nl, const og_fmt_prog *prog) {
@@ -314,84 +443,18 @@ static bool plain_text(og_writer *w, bool nl, const og_fmt_prog *prog) {
   return true;
 }
 
-/* Decimal digits of v ending at `end`; returns the first. */
-static inline char *decimal(char *end, unsigned long long v) {
-  do *--end = (char)('0' + v % 10); while (v /= 10);
-  return end;
-}
-
-/* A simple program (og_fmt_prog.simple) at once: the arguments measured
- * first, then one reservation and the pieces copied in order, with no
- * test for room between them. False, with nothing written, for an
- * argument the general path must format: a NULL string (vsnprintf's
- * business), one holding a newline (indented line by line). */
-static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
-                         va_list ap) {
-  const char *s[OG_FMT_SIMPLE_ARGS];
-  size_t n[OG_FMT_SIMPLE_ARGS], len = prog->text_len;
-  char num[OG_FMT_SIMPLE_ARGS][24];
-  for (size_t i = 0; i < prog->nargs; i++) {
-    char *end = num[i] + sizeof num[i];
-    if (prog->args[i] == OG_FMT_STR) {
-      if (!(s[i] = va_arg(ap, const char *))) return false;
-      n[i] = strlen(s[i]);
-      if (og_has_newline(s[i], n[i])) return false;
-    } else if (prog->args[i] == OG_FMT_ZU) {
-      s[i] = decimal(end, va_arg(ap, size_t));
-      n[i] = (size_t)(end - s[i]);
-    } else {
-      int v = va_arg(ap, int);
-      char *p = decimal(end, v < 0 ? 0ull - (unsigned long long)v
-                                   : (unsigned long long)v);
-      if (v < 0) *--p = '-';
-      s[i] = p;
-      n[i] = (size_t)(end - p);
-    }
-    len += n[i];
-  }
-  if (len > INT_MAX) return false; /* vsnprintf's limit */
-  if (!len) {
-    if (nl) og_w_newline(w); /* an empty line: no indentation */
-    return true;
-  }
-  int width = w->indent * w->indent_width;
-  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
-  char *d = reserve(w, pad + len + 1);
-  fill_spaces(d, pad);
-  d += pad;
-  const og_fmt_step *st = prog->steps, *stop = st + prog->nsteps;
-  for (size_t k = 0; st < stop; st++) {
-    if (st->op == OG_FMT_TEXT) {
-      og_copy(d, prog->fmt + st->off, st->len);
-      d += st->len;
-    } else {
-      og_copy(d, s[k], n[k]);
-      d += n[k++];
-    }
-  }
-  if (nl) *d++ = '\n';
-  *d = '\0';
-  w->len = (size_t)(d - w->buf);
-  w->at_line_start = nl;
-  return true;
-}
-
-/* printf of a literal format, then `nl` a newline. */
-static void literal_write(og_writer *w, bool nl, const char *fmt,
-                          const og_fmt_prog *prog, va_list ap) {
-  va_list again;
-  va_copy(again, ap);
-  if (!prog || !prog->simple || !simple_write(w, nl, prog, ap))
-    format_write(w, nl, fmt, prog, again);
-  va_end(again);
-}
-
 void og_w_printf_lit(og_writer *w, const char *fmt, ...) {
   const og_fmt_prog *prog = og_fmt_prog_get(fmt);
   if (plain_text(w, false, prog)) return;
   va_list ap;
+  if (prog && prog->simple) {
+    va_start(ap, fmt);
+    bool done = simple_write(w, false, prog, ap);
+    va_end(ap);
+    if (done) return;
+  }
   va_start(ap, fmt);
-  literal_write(w, false, fmt, prog, ap);
+  format_write(w, false, fmt, prog, ap);
   va_end(ap);
 }
 
@@ -399,8 +462,14 @@ void og_w_line_lit(og_writer *w, const char *fmt, ...) {
   const og_fmt_prog *prog = og_fmt_prog_get(fmt);
   if (plain_text(w, true, prog)) return;
   va_list ap;
+  if (prog && prog->simple) {
+    va_start(ap, fmt);
+    bool done = simple_write(w, true, prog, ap);
+    va_end(ap);
+    if (done) return;
+  }
   va_start(ap, fmt);
-  literal_write(w, true, fmt, prog, ap);
+  format_write(w, true, fmt, prog, ap);
   va_end(ap);
 }
 

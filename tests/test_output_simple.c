@@ -66,6 +66,21 @@ static void simple_formats_match_printf(void **state) {
   SAME_SIMPLE("%s%s%s%s%s%s%s%s%s", "1", "2", "3", "4", "5", "6", "7", "8",
               "9"); /* one past the simple programs' arguments */
   SAME_SIMPLE("100%% of %s", "it");
+  SAME_SIMPLE("%ld %ld %lld %lld", 0L, LONG_MIN, LLONG_MAX, LLONG_MIN);
+  SAME_SIMPLE("[%.*s|%.*s|%.*s]", 3, "abcdef", 0, "x", -1, "all of it");
+  SAME_SIMPLE("[%.*s]", 9, "ab"); /* shorter than the precision */
+}
+
+/* Literal runs with newlines: each line indented at the writer's depth,
+ * an empty line not at all, the state after it a line's start. */
+static void simple_formats_with_lines_indent_each(void **state) {
+  (void)state;
+  SAME_SIMPLE("a {\n  return %s;\n}", "x");
+  SAME_SIMPLE("\n%s\n", "between empty lines");
+  SAME_SIMPLE("%s\n%s\n\n%s", "", "", "");
+  SAME_SIMPLE("%s \\\n  X(%s, %zu)", "#define M(X)", "FLOAT", (size_t)4);
+  SAME_SIMPLE("\n");
+  SAME_SIMPLE("a\n\nb%s", "tail\nwith a newline");
 }
 
 /* Text that the simple path leaves to the general one: an argument with
@@ -99,8 +114,16 @@ static void simple_programs_are_marked_by_their_conversions(void **state) {
   assert_int_equal(p->args[1], OG_FMT_ZU);
   assert_int_equal(p->args[2], OG_FMT_D);
   assert_int_equal(p->text_len, 5);
+  p = og_fmt_prog_get("a\n%ld|%lld|%.*s\n");
+  assert_non_null(p);
+  assert_true(p->simple);
+  assert_int_equal(p->nargs, 3);
+  assert_int_equal(p->args[0], OG_FMT_LD);
+  assert_int_equal(p->args[1], OG_FMT_LLD);
+  assert_int_equal(p->args[2], OG_FMT_STRN);
+  assert_int_equal(p->text_len, 5); /* the newlines too */
   static const char *const general[] = {
-      "%5d", "%-3s", "%u", "%zd", "%ld", "%.*s", "%c", "line\n%s",
+      "%5d", "%-3s", "%u", "%zd", "%5ld", "%.3s", "%c", "%05zu",
       "%s%s%s%s%s%s%s%s%s", "%x"};
   for (size_t i = 0; i < sizeof general / sizeof *general; i++) {
     p = og_fmt_prog_get(general[i]);
@@ -209,6 +232,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(simple_formats_match_printf),
       cmocka_unit_test(simple_formats_hand_over_newlines_and_empty_text),
+      cmocka_unit_test(simple_formats_with_lines_indent_each),
       cmocka_unit_test(simple_programs_are_marked_by_their_conversions),
       cmocka_unit_test(lines_composed_in_place_match_write),
       cmocka_unit_test(signature_wraps_as_written_piece_by_piece),
