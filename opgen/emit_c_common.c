@@ -172,9 +172,13 @@ static bool plain_ascii(const char *s, size_t len) {
   return true;
 }
 
+bool og_c_string_plain(const char *s, size_t len) {
+  return len <= 62 && plain_ascii(s, len);
+}
+
 void og_c_string(og_writer *w, const char *s, size_t len) {
   char q[64];
-  if (len <= sizeof q - 2 && plain_ascii(s, len)) { /* names: one write */
+  if (og_c_string_plain(s, len)) { /* names: one write */
     q[0] = '"';
     memcpy(q + 1, s, len);
     q[len + 1] = '"';

@@ -138,6 +138,10 @@ bool og_c_defaults_need_math(const og_c_file *f);
  * OPR_DT_INT32, ...). */
 void og_c_scalar(og_writer *w, const og_value *v, og_attr_kind kind);
 
+/* Whether og_c_string writes s as it is between quotes (printable ASCII
+ * with nothing to escape, up to 62 bytes: names): a format may then
+ * spell the literal "\"%s\"", one write with the rest of its line. */
+bool og_c_string_plain(const char *s, size_t len);
 /* Writes a C string literal, escaped; longer than OG_C_STRING_MAX, a C
  * compound literal of character constants (C only: see og_c_string_or). */
 void og_c_string(og_writer *w, const char *s, size_t len);
