@@ -53,6 +53,21 @@ static void add_run(og_fmt_prog *p, og_fmt_piece *pieces, char *text,
   }
 }
 
+/* Which lines have literal text (an indentation whatever the arguments
+ * hold): first_text, and a newline piece's len for the line after it. */
+static void mark_lines(og_fmt_prog *p, og_fmt_piece *pieces) {
+  bool text = false;
+  for (size_t i = p->npieces; i-- > 0;) {
+    if (pieces[i].kind == OG_PIECE_NL) {
+      pieces[i].len = text;
+      text = false;
+    } else if (pieces[i].kind == OG_PIECE_TEXT) {
+      text = true;
+    }
+  }
+  p->first_text = text;
+}
+
 /* og_fmt_prog.simple and what it needs: the pieces, the literal bytes
  * without the newlines, the arguments' ops. */
 static void mark_simple(og_fmt_prog *p) {
@@ -83,6 +98,7 @@ static void mark_simple(og_fmt_prog *p) {
     pieces[p->npieces++] = (og_fmt_piece){0, 0, OG_PIECE_ARG};
     p->args[p->nargs++] = st->op;
   }
+  mark_lines(p, pieces);
   p->pieces = pieces;
   p->text = text;
   p->simple = true;

@@ -44,7 +44,8 @@ typedef enum og_fmt_piece_kind {
 } og_fmt_piece_kind;
 
 typedef struct og_fmt_piece {
-  uint32_t off, len; /* OG_PIECE_TEXT */
+  uint32_t off, len; /* OG_PIECE_TEXT; OG_PIECE_NL: len 1 when the next
+                        line has literal text (is never empty) */
   uint8_t kind;      /* og_fmt_piece_kind */
 } og_fmt_piece;
 
@@ -64,6 +65,7 @@ typedef struct og_fmt_prog {
   uint8_t nargs;                    /* simple: the conversions, */
   uint8_t args[OG_FMT_SIMPLE_ARGS]; /* their og_fmt_op in order */
   uint32_t text_len;                /* simple: literal bytes, newlines too */
+  bool first_text;                  /* simple: the first line has literal text */
   uint32_t npieces;
   const og_fmt_piece *pieces;
   const char *text; /* the literal bytes, then OG_FMT_TEXT_SLACK zeros */

@@ -328,28 +328,31 @@ typedef struct simple_args {
 
 static long long simple_measure(const og_fmt_prog *prog, simple_args *a,
                                 va_list ap) {
-  size_t len = 0;
-  for (size_t i = 0; i < prog->nargs; i++) {
-    char *end = a->num[i] + sizeof a->num[i];
+  /* Locals: a store through a char * may alias anything. */
+  const uint8_t *op = prog->args, *stop = op + prog->nargs;
+  const char **ps = a->s;
+  size_t *pn = a->n, len = 0;
+  for (char (*num)[24] = a->num; op < stop; op++, ps++, pn++, num++) {
     const char *s;
-    if (prog->args[i] == OG_FMT_STR || prog->args[i] == OG_FMT_STRN) {
-      int prec = prog->args[i] == OG_FMT_STRN ? va_arg(ap, int) : -1;
+    size_t n;
+    if (*op == OG_FMT_STR || *op == OG_FMT_STRN) {
+      int prec = *op == OG_FMT_STRN ? va_arg(ap, int) : -1;
       if (!(s = va_arg(ap, const char *))) return -1;
-      size_t n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
+      n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
       if (og_has_newline(s, n)) return -1;
-      a->s[i] = s;
-      len += a->n[i] = n;
-      continue;
+    } else {
+      char *end = *num + sizeof *num;
+      switch (*op) {
+      case OG_FMT_ZU: s = decimal(end, va_arg(ap, size_t), false); break;
+      case OG_FMT_D: s = signed_text(end, va_arg(ap, int)); break;
+      case OG_FMT_LD: s = signed_text(end, va_arg(ap, long)); break;
+      default: s = signed_text(end, va_arg(ap, long long)); break;
+      }
+      n = (size_t)(end - s);
     }
-    switch (prog->args[i]) {
-    case OG_FMT_ZU: s = decimal(end, va_arg(ap, size_t), false); break;
-    case OG_FMT_D: s = signed_text(end, va_arg(ap, int)); break;
-    case OG_FMT_LD: s = signed_text(end, va_arg(ap, long)); break;
-    default: s = signed_text(end, va_arg(ap, long long)); break;
-    }
-    size_t n = (size_t)(end - s);
-    a->s[i] = s;
-    len += a->n[i] = n;
+    *ps = s;
+    *pn = n;
+    len += n;
   }
   return (long long)len;
 }
@@ -362,31 +365,45 @@ static inline char *put_text(char *d, const char *s, size_t n) {
   return d + n;
 }
 
+/* Whether the line from piece i on has a byte (k: the argument it
+ * starts at). */
+static bool line_has_bytes(const og_fmt_prog *prog, size_t i,
+                           const simple_args *a, size_t k) {
+  for (; i < prog->npieces; i++) {
+    uint8_t kind = prog->pieces[i].kind;
+    if (kind == OG_PIECE_NL) return false;
+    if (kind == OG_PIECE_TEXT || a->n[k++]) return true;
+  }
+  return false;
+}
+
 /* A simple program's pieces at d: each line's indentation before its
  * first byte (none on an empty line), as og_w_write indents. Returns the
  * end; *line_start: whether it ends a line. */
 static char *simple_lines(const og_writer *w, char *d, const og_fmt_prog *prog,
                           const simple_args *a, bool *line_start) {
-  size_t width = og_w_pad_width(w), k = 0;
-  bool start = *line_start, pending = start && width;
-  for (size_t i = 0; i < prog->npieces; i++) {
-    const og_fmt_piece *pc = &prog->pieces[i];
-    if (pc->kind == OG_PIECE_NL) {
+  const og_fmt_piece *pc = prog->pieces, *first = pc, *stop = pc + prog->npieces;
+  const char *text = prog->text, *const *s = a->s;
+  const size_t *n = a->n;
+  size_t width = og_w_pad_width(w);
+  char *line = NULL; /* where the last line began */
+  if (*line_start && width &&
+      (prog->first_text || line_has_bytes(prog, 0, a, 0)))
+    fill_spaces(d, width), d += width;
+  for (; pc < stop; pc++) {
+    if (pc->kind == OG_PIECE_TEXT) {
+      d = put_text(d, text + pc->off, pc->len);
+    } else if (pc->kind == OG_PIECE_ARG) {
+      d = og_w_put(d, *s++, *n++);
+    } else {
       *d++ = '\n';
-      start = true, pending = width > 0;
-      continue;
+      line = d;
+      if (width && (pc->len || line_has_bytes(prog, (size_t)(pc - first) + 1,
+                                              a, (size_t)(s - a->s))))
+        fill_spaces(d, width), d += width;
     }
-    bool text = pc->kind == OG_PIECE_TEXT;
-    size_t n = text ? pc->len : a->n[k];
-    if (!n) {
-      k += !text;
-      continue;
-    }
-    if (pending) fill_spaces(d, width), d += width, pending = false;
-    start = false;
-    d = text ? put_text(d, prog->text + pc->off, n) : og_w_put(d, a->s[k++], n);
   }
-  *line_start = start;
+  *line_start = line && d == line;
   return d;
 }
 
@@ -416,14 +433,11 @@ static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
     if (line_start) fill_spaces(d, width), d += width;
     line_start = false;
     const og_fmt_piece *pc = prog->pieces, *stop = pc + prog->npieces;
-    for (size_t k = 0; pc < stop; pc++) {
-      if (pc->kind == OG_PIECE_TEXT) {
-        d = put_text(d, prog->text + pc->off, pc->len);
-      } else {
-        d = og_w_put(d, a.s[k], a.n[k]);
-        k++;
-      }
-    }
+    const char *text = prog->text, *const *s = a.s;
+    const size_t *n = a.n;
+    for (; pc < stop; pc++)
+      d = pc->kind == OG_PIECE_TEXT ? put_text(d, text + pc->off, pc->len)
+                                    : og_w_put(d, *s++, *n++);
   }
   if (nl) *d++ = '\n', line_start = true;
   *d = '\0';
