@@ -330,19 +330,30 @@ void og_c_doc_lines(og_writer *w, const char *text) {
   }
 }
 
+/* Two bits a line, the later lines a level in; composed in place. */
 void og_c_dtype_set(og_writer *w, og_dtype_set set) {
   if (!set) {
     og_w_puts(w, "0");
     return;
   }
-  size_t n = 0;
+  const char *id[OG_DT_COUNT];
+  size_t len[OG_DT_COUNT], n = 0, room = 0;
   og_w_indent(w);
+  size_t width = og_w_pad_width(w);
   for (int dt = 1; dt < OG_DT_COUNT; dt++) {
     if (!(set & OG_DTYPE_BIT(dt))) continue;
-    og_w_printf(w, "%sOPR_DTYPE_BIT(OPR_DT_%s)",
-                n == 0 ? "" : n % 2 ? " | " : " |\n", og_dtype_enum_id((og_dtype)dt));
-    n++;
+    id[n] = og_dtype_enum_id((og_dtype)dt);
+    len[n] = strlen(id[n]);
+    room += len[n++] + 30 + width;
   }
+  char *d = og_w_open(w, room);
+  for (size_t i = 0; i < n; i++) {
+    if (i % 2) d = og_w_put(d, " | ", 3);
+    else if (i) d = og_w_pad(w, og_w_put(d, " |\n", 3));
+    d = og_w_put(d, "OPR_DTYPE_BIT(OPR_DT_", 21);
+    d = og_w_put(og_w_put(d, id[i], len[i]), ")", 1);
+  }
+  og_w_close(w, d);
   og_w_dedent(w);
 }
 
