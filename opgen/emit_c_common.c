@@ -14,6 +14,7 @@
 typedef struct op_slot {
   const og_op *op;
   const char *name;
+  size_t name_len;
   og_cn_scoped scoped; /* set by og_cn_check_run */
   const char **indexes[3]; /* og_cn_indexes, kept by og_cn_check_run */
   const char *parts[OG_CN_OP_PARTS]; /* og_cn_op, the same */
@@ -50,6 +51,7 @@ void og_c_cache_init(og_c_file *f) {
     while (c->slots[i].op && c->slots[i].op != f->ops[k]) i = (i + 1) & c->mask;
     c->slots[i].op = f->ops[k];
     c->slots[i].name = og_c_compute_op_name(f, f->ops[k]);
+    c->slots[i].name_len = strlen(c->slots[i].name);
   }
   f->cache = c;
 }
@@ -57,6 +59,18 @@ void og_c_cache_init(og_c_file *f) {
 const char *og_c_op_name(const og_c_file *f, const og_op *op) {
   const op_slot *s = find_slot(f, op);
   return s ? s->name : og_c_compute_op_name(f, op);
+}
+
+const char *og_c_op_name_len(const og_c_file *f, const og_op *op,
+                             size_t *len) {
+  const op_slot *s = find_slot(f, op);
+  if (s) {
+    *len = s->name_len;
+    return s->name;
+  }
+  const char *name = og_c_compute_op_name(f, op);
+  *len = strlen(name);
+  return name;
 }
 
 void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,

@@ -38,6 +38,8 @@ void og_emit_c_kernels(const og_c_file *f, og_writer *w);
 
 /* "demo_zero_out": the prefix and the op's snake_case name (cached). */
 const char *og_c_op_name(const og_c_file *f, const og_op *op);
+/* The same and its length (kept with it: names are built from it). */
+const char *og_c_op_name_len(const og_c_file *f, const og_op *op, size_t *len);
 const char *og_c_compute_op_name(const og_c_file *f, const og_op *op);
 /* Upper-cased copy ("DEMO_ZERO_OUT"). */
 const char *og_c_upper(const og_c_file *f, const char *s);
