@@ -228,6 +228,37 @@ static void comment_text_splits_every_pair_of_a_word(void **state) {
   same_state(&got, &want);
 }
 
+/* og_c_string_plain (eight bytes a step, the last eight overlapping)
+ * against the byte rule: one byte to escape or not printable, at every
+ * offset of every length to 40, is found; a printable one is not. */
+static void plain_strings_find_a_byte_to_escape_at_every_offset(void **state) {
+  (void)state;
+  static const unsigned char bad[] = {'"', '\\', '?', 0x1f, 0x7f, 0x80,
+                                      0xff, 0x00, '\n'};
+  static const unsigned char good[] = {0x20, 0x7e, '!', '#', '>', '@',
+                                       '[', ']', '`', '{'};
+  char text[72];
+  for (size_t n = 0; n <= 40; n++) {
+    memset(text, 'a', sizeof text);
+    assert_true(og_c_string_plain(text, n));
+    for (size_t at = 0; at < n; at++) {
+      for (size_t b = 0; b < sizeof bad; b++) {
+        text[at] = (char)bad[b];
+        assert_false(og_c_string_plain(text, n));
+      }
+      for (size_t g = 0; g < sizeof good; g++) {
+        text[at] = (char)good[g];
+        assert_true(og_c_string_plain(text, n));
+      }
+      text[at] = 'a';
+    }
+    text[n] = '"'; /* just past the end: not seen */
+    assert_true(og_c_string_plain(text, n));
+  }
+  memset(text, 'a', sizeof text);
+  assert_false(og_c_string_plain(text, 63)); /* past 62: not one write */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(simple_formats_match_printf),
@@ -237,6 +268,7 @@ int main(void) {
       cmocka_unit_test(lines_composed_in_place_match_write),
       cmocka_unit_test(signature_wraps_as_written_piece_by_piece),
       cmocka_unit_test(comment_text_splits_every_pair_of_a_word),
+      cmocka_unit_test(plain_strings_find_a_byte_to_escape_at_every_offset),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
