@@ -318,8 +318,8 @@ static inline char *signed_text(char *end, long long v) {
 
 /* The text of a simple program's arguments: s[i], n[i] (numbers in
  * num[i]); their bytes in all, or -1 for one the general path must
- * format: a NULL string (vsnprintf's business), one holding a newline
- * (indented line by line). */
+ * format: a NULL string (vsnprintf's business), or with `lines` (an
+ * indentation to insert) one holding a newline. */
 typedef struct simple_args {
   const char *s[OG_FMT_SIMPLE_ARGS];
   size_t n[OG_FMT_SIMPLE_ARGS];
@@ -327,7 +327,7 @@ typedef struct simple_args {
 } simple_args;
 
 static long long simple_measure(const og_fmt_prog *prog, simple_args *a,
-                                va_list ap) {
+                                bool lines, va_list ap) {
   /* Locals: a store through a char * may alias anything. */
   const uint8_t *op = prog->args, *stop = op + prog->nargs;
   const char **ps = a->s;
@@ -339,7 +339,7 @@ static long long simple_measure(const og_fmt_prog *prog, simple_args *a,
       int prec = *op == OG_FMT_STRN ? va_arg(ap, int) : -1;
       if (!(s = va_arg(ap, const char *))) return -1;
       n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
-      if (og_has_newline(s, n)) return -1;
+      if (lines && og_has_newline(s, n)) return -1;
     } else {
       char *end = *num + sizeof *num;
       switch (*op) {
@@ -407,13 +407,29 @@ static char *simple_lines(const og_writer *w, char *d, const og_fmt_prog *prog,
   return d;
 }
 
+/* A simple program's pieces at d without indentation (an argument may
+ * hold newlines then); returns the end. */
+static char *simple_flat(char *d, const og_fmt_prog *prog,
+                         const simple_args *a) {
+  const og_fmt_piece *pc = prog->pieces, *stop = pc + prog->npieces;
+  const char *text = prog->text, *const *s = a->s;
+  const size_t *n = a->n;
+  for (; pc < stop; pc++) {
+    if (pc->kind == OG_PIECE_TEXT) d = put_text(d, text + pc->off, pc->len);
+    else if (pc->kind == OG_PIECE_ARG) d = og_w_put(d, *s++, *n++);
+    else *d++ = '\n';
+  }
+  return d;
+}
+
 /* A simple program (og_fmt_prog.simple) at once: the arguments measured
  * first, then one reservation and the pieces copied in order. False,
  * with nothing written, for an argument the general path formats. */
 static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
                          va_list ap) {
   simple_args a;
-  long long args = simple_measure(prog, &a, ap);
+  size_t width = og_w_pad_width(w);
+  long long args = simple_measure(prog, &a, width > 0, ap);
   if (args < 0 || (unsigned long long)args + prog->text_len > INT_MAX)
     return false; /* INT_MAX: vsnprintf's limit */
   size_t len = (size_t)args + prog->text_len;
@@ -421,13 +437,15 @@ static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
     if (nl) og_w_newline(w); /* an empty line: no indentation */
     return true;
   }
-  size_t width = og_w_pad_width(w);
   /* Room for an indentation a line (lines <= pieces + 1), the '\n' and
    * what put_text writes past the end. */
   size_t room = len + (prog->npieces + 1) * width + 1 + 16;
   char *d = reserve(w, room);
   bool line_start = w->at_line_start;
-  if (prog->text_newline) {
+  if (!width) { /* no indentation: the pieces as they are */
+    d = simple_flat(d, prog, &a);
+    line_start = d[-1] == '\n';
+  } else if (prog->text_newline) {
     d = simple_lines(w, d, prog, &a, &line_start);
   } else { /* one line, not empty: indented if it starts one */
     if (line_start) fill_spaces(d, width), d += width;
