@@ -311,13 +311,10 @@ void og_c_comment_text(og_writer *w, const char *p, size_t n) {
 static void doc_line(og_writer *w, size_t pad, const char *p, size_t n) {
   char *d = og_w_open(w, 3 + pad + 2 * n + 1);
   if (n) {
-    d = og_w_put(d, " * ", 3);
-    memset(d, ' ', pad);
-    d = comment_put(d + pad, p, n);
-  } else {
-    d = og_w_put(d, " *", 2);
-    memset(d, ' ', pad); /* as og_w_spaces wrote it */
-    d += pad;
+    d = og_w_put_spaces(og_w_put(d, " * ", 3), pad);
+    d = comment_put(d, p, n);
+  } else { /* the pad as og_w_spaces wrote it */
+    d = og_w_put_spaces(og_w_put(d, " *", 2), pad);
   }
   *d++ = '\n';
   og_w_close(w, d);
@@ -520,9 +517,7 @@ void og_c_signature(og_writer *w, const char *ret, const char *name,
     if (!one_line && (i || !aligned)) {
       if (i) *d++ = ',';
       *d++ = '\n';
-      d = og_w_pad(w, d);
-      memset(d, ' ', hang);
-      d += hang;
+      d = og_w_put_spaces(og_w_pad(w, d), hang);
     } else if (i) {
       d = og_w_put(d, ", ", 2);
     }

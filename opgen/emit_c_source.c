@@ -371,9 +371,7 @@ static void body_call(og_writer *w, const og_c_file *f, const og_op *op,
     bool amp = i < p.count && into && single_output(f, op, arg);
     size_t la = strlen(arg), len = amp + la + (i + 1 < n ? 1 : 2);
     if (i && col + 1 + len > WIDTH) { /* "," or ");" after it */
-      d = og_w_pad(w, og_w_put(d, ",\n", 2));
-      memset(d, ' ', MORE);
-      d += MORE;
+      d = og_w_put_spaces(og_w_pad(w, og_w_put(d, ",\n", 2)), MORE);
       col = PAD + MORE;
     } else if (i) {
       d = og_w_put(d, ", ", 2);

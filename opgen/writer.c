@@ -529,12 +529,6 @@ char *og_w_open(og_writer *w, size_t max) {
   return d + pad;
 }
 
-char *og_w_pad(const og_writer *w, char *d) {
-  size_t pad = og_w_pad_width(w);
-  fill_spaces(d, pad);
-  return d + pad;
-}
-
 void og_w_close(og_writer *w, char *end) {
   w->len = (size_t)(end - w->buf);
   w->buf[w->len] = '\0';

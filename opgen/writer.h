@@ -62,12 +62,20 @@ static inline size_t og_w_pad_width(const og_writer *w) {
   int width = w->indent * w->indent_width;
   return width > 0 ? (size_t)width : 0;
 }
-char *og_w_pad(const og_writer *w, char *d);
 void og_w_close(og_writer *w, char *end);
 /* Copies n bytes to d and returns d + n: og_w_open's pieces. */
 static inline char *og_w_put(char *d, const char *s, size_t n) {
   og_copy(d, s, n);
   return d + n;
+}
+/* n spaces at d; returns their end. */
+static inline char *og_w_put_spaces(char *d, size_t n) {
+  if (n <= 32) og_copy(d, "                                ", n);
+  else memset(d, ' ', n);
+  return d + n;
+}
+static inline char *og_w_pad(const og_writer *w, char *d) {
+  return og_w_put_spaces(d, og_w_pad_width(w));
 }
 void og_w_indent(og_writer *w);
 void og_w_dedent(og_writer *w);
