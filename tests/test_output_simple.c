@@ -228,6 +228,42 @@ static void comment_text_splits_every_pair_of_a_word(void **state) {
   same_state(&got, &want);
 }
 
+/* og_c_comment_text against the byte rule (a space after the first
+ * byte of every pair "* /", "/ *", "? ?") for every text to 40 bytes made
+ * of one or two marks at every offset in a run of 'a': lone marks, pairs,
+ * and the bytes a borrow can flag above a mark ('+', '.', '>'). */
+static void comment_text_matches_the_byte_rule_for_marks_anywhere(void **state) {
+  (void)state;
+  static const char marks[] = "*/?+.>a";
+  for (size_t n = 1; n <= 40; n++) {
+    for (size_t at = 0; at < n; at++) {
+      for (size_t m1 = 0; m1 < sizeof marks - 1; m1++) {
+        for (size_t m2 = 0; m2 < sizeof marks - 1; m2++) {
+          char text[48], want[96];
+          memset(text, 'a', n);
+          text[n] = '\0';
+          text[at] = marks[m1];
+          if (at + 1 < n) text[at + 1] = marks[m2];
+          size_t k = 0;
+          for (size_t i = 0; i < n; i++) {
+            want[k++] = text[i];
+            bool split = i + 1 < n && ((text[i] == '*' && text[i + 1] == '/') ||
+                                       (text[i] == '/' && text[i + 1] == '*') ||
+                                       (text[i] == '?' && text[i + 1] == '?'));
+            if (split) want[k++] = ' ';
+          }
+          want[k] = '\0';
+          og_writer w;
+          og_writer_init(&w);
+          og_c_comment_text(&w, text, n);
+          assert_string_equal(w.buf, want);
+          og_writer_free(&w);
+        }
+      }
+    }
+  }
+}
+
 /* og_c_string_plain (eight bytes a step, the last eight overlapping)
  * against the byte rule: one byte to escape or not printable, at every
  * offset of every length to 40, is found; a printable one is not. */
@@ -269,6 +305,7 @@ int main(void) {
       cmocka_unit_test(signature_wraps_as_written_piece_by_piece),
       cmocka_unit_test(comment_text_splits_every_pair_of_a_word),
       cmocka_unit_test(plain_strings_find_a_byte_to_escape_at_every_offset),
+      cmocka_unit_test(comment_text_matches_the_byte_rule_for_marks_anywhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
