@@ -1,4 +1,5 @@
 /* Naming and spelling rules shared by the C emitters. */
+#define _GNU_SOURCE /* strchrnul, where the C library has it */
 #include "emit_c_internal.h"
 
 #include "ascii.h"
@@ -13,6 +14,7 @@
 typedef struct op_slot {
   const og_op *op;
   const char *name;
+  size_t name_len;
   og_cn_scoped scoped; /* set by og_cn_check_run */
   const char **indexes[3]; /* og_cn_indexes, kept by og_cn_check_run */
   const char *parts[OG_CN_OP_PARTS]; /* og_cn_op, the same */
@@ -49,6 +51,7 @@ void og_c_cache_init(og_c_file *f) {
     while (c->slots[i].op && c->slots[i].op != f->ops[k]) i = (i + 1) & c->mask;
     c->slots[i].op = f->ops[k];
     c->slots[i].name = og_c_compute_op_name(f, f->ops[k]);
+    c->slots[i].name_len = strlen(c->slots[i].name);
   }
   f->cache = c;
 }
@@ -56,6 +59,18 @@ void og_c_cache_init(og_c_file *f) {
 const char *og_c_op_name(const og_c_file *f, const og_op *op) {
   const op_slot *s = find_slot(f, op);
   return s ? s->name : og_c_compute_op_name(f, op);
+}
+
+const char *og_c_op_name_len(const og_c_file *f, const og_op *op,
+                             size_t *len) {
+  const op_slot *s = find_slot(f, op);
+  if (s) {
+    *len = s->name_len;
+    return s->name;
+  }
+  const char *name = og_c_compute_op_name(f, op);
+  *len = strlen(name);
+  return name;
 }
 
 void og_c_cache_set_scoped(const og_c_file *f, const og_op *op,
@@ -161,8 +176,34 @@ static size_t plain_in_string(const char *s, size_t i, size_t len) {
          !(c == '?' && i > 0 && s[i - 1] == '?'); /* no trigraphs */
 }
 
-/* Printable ASCII with nothing to escape (no '?' either: trigraphs). */
+/* Whether one of x's bytes is 0. */
+static uint64_t zero_byte(uint64_t x) {
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  return (x - ones) & ~x & highs;
+}
+
+/* Whether one of x's bytes is not printable ASCII, or is '"', '\\' or
+ * '?' (exact: each test finds whether a byte is such). */
+static bool bad_in_word(uint64_t x) {
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  return (x & highs) | ((x - ones * 0x20) & ~x & highs) |
+         zero_byte(x ^ (ones * 0x7f)) | zero_byte(x ^ (ones * '"')) |
+         zero_byte(x ^ (ones * '\\')) | zero_byte(x ^ (ones * '?'));
+}
+
+/* Printable ASCII with nothing to escape (no '?' either: trigraphs);
+ * eight bytes a step, the last eight overlapping (names are quoted some
+ * 20,000 times a corpus run). */
 static bool plain_ascii(const char *s, size_t len) {
+  uint64_t x;
+  if (len >= 8) {
+    for (size_t i = 0; i + 8 < len; i += 8) {
+      memcpy(&x, s + i, 8);
+      if (bad_in_word(x)) return false;
+    }
+    memcpy(&x, s + len - 8, 8);
+    return !bad_in_word(x);
+  }
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '?')
@@ -171,9 +212,13 @@ static bool plain_ascii(const char *s, size_t len) {
   return true;
 }
 
+bool og_c_string_plain(const char *s, size_t len) {
+  return len <= 62 && plain_ascii(s, len);
+}
+
 void og_c_string(og_writer *w, const char *s, size_t len) {
   char q[64];
-  if (len <= sizeof q - 2 && plain_ascii(s, len)) { /* names: one write */
+  if (og_c_string_plain(s, len)) { /* names: one write */
     q[0] = '"';
     memcpy(q + 1, s, len);
     q[len + 1] = '"';
@@ -205,23 +250,34 @@ void og_c_string(og_writer *w, const char *s, size_t len) {
 /* Eight bytes a step (doc comments are most of a header's text): true if
  * one of x's bytes is '*', '/' or '?', the bytes that begin a pair
  * og_c_comment_text must split. */
-static bool has_comment_byte(uint64_t x) {
+static uint64_t comment_bytes(uint64_t x) {
   const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
   uint64_t a = x ^ (ones * '*'), b = x ^ (ones * '/'), c = x ^ (ones * '?');
   return (((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & highs;
 }
 
+static bool has_comment_byte(uint64_t x) { return comment_bytes(x) != 0; }
+
 /* The first i' >= i below end where p[i'] is '*', '/' or '?', or end. */
 static size_t next_comment_byte(const char *p, size_t i, size_t end) {
   for (uint64_t x; i + 8 <= end; i += 8) {
     memcpy(&x, p + i, 8);
-    if (has_comment_byte(x)) break;
+    if (!has_comment_byte(x)) continue;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The lowest flagged byte is exact (a borrow runs only upwards). */
+    return i + (size_t)__builtin_ctzll(comment_bytes(x)) / 8;
+#else
+    break;
+#endif
   }
   while (i < end && p[i] != '*' && p[i] != '/' && p[i] != '?') i++;
   return i;
 }
 
-void og_c_comment_text(og_writer *w, const char *p, size_t n) {
+/* og_c_comment_text's bytes at d (room: 2n, a space at most after each
+ * byte); returns their end. */
+static char *comment_put(char *d, const char *p, size_t n) {
   size_t start = 0;
   for (size_t i = 0; i + 1 < n; i++) {
     i = next_comment_byte(p, i, n - 1);
@@ -230,18 +286,38 @@ void og_c_comment_text(og_writer *w, const char *p, size_t n) {
     bool opens = p[i] == '/' && p[i + 1] == '*'; /* -Wcomment */
     bool trigraph = p[i] == '?' && p[i + 1] == '?';
     if (!closes && !opens && !trigraph) continue;
-    og_w_write(w, p + start, i + 1 - start);
-    og_w_puts(w, " "); /* "* /", "/ *", "? ?" */
+    d = og_w_put(d, p + start, i + 1 - start);
+    *d++ = ' '; /* "* /", "/ *", "? ?" */
     start = i + 1;
   }
-  og_w_write(w, p + start, n - start);
+  return og_w_put(d, p + start, n - start);
 }
 
+void og_c_comment_text(og_writer *w, const char *p, size_t n) {
+  if (!n) return;
+  if (og_has_newline(p, n)) { /* lines indented as og_w_write does */
+    og_writer t;
+    og_writer_init(&t);
+    og_w_close(&t, comment_put(og_w_open(&t, 2 * n), p, n));
+    og_w_write(w, t.buf, t.len);
+    og_writer_free(&t);
+    return;
+  }
+  og_w_close(w, comment_put(og_w_open(w, 2 * n), p, n));
+}
+
+/* " * text\n" after `pad` spaces, composed in place: a header's doc
+ * comments are some 40,000 such lines. */
 static void doc_line(og_writer *w, size_t pad, const char *p, size_t n) {
-  og_w_puts(w, n ? " * " : " *");
-  og_w_spaces(w, pad);
-  og_c_comment_text(w, p, n);
-  og_w_newline(w);
+  char *d = og_w_open(w, 3 + pad + 2 * n + 1);
+  if (n) {
+    d = og_w_put_spaces(og_w_put(d, " * ", 3), pad);
+    d = comment_put(d, p, n);
+  } else { /* the pad as og_w_spaces wrote it */
+    d = og_w_put_spaces(og_w_put(d, " *", 2), pad);
+  }
+  *d++ = '\n';
+  og_w_close(w, d);
 }
 
 void og_c_comment(og_writer *w, const char *text) {
@@ -259,12 +335,22 @@ void og_c_comment(og_writer *w, const char *text) {
 
 enum { DOC_WIDTH = 76 };
 
+/* Bytes before p's first '\n' or its end. */
+static size_t line_len(const char *p) {
+#ifdef __GLIBC__
+  return (size_t)(strchrnul(p, '\n') - p);
+#else
+  return strcspn(p, "\n");
+#endif
+}
+
 /* Lines longer than DOC_WIDTH wrap at a space; continuations are indented
  * two more than the line they continue. */
 void og_c_doc_lines(og_writer *w, const char *text) {
   const char *p = text;
   while (*p) {
-    size_t n = strcspn(p, "\n"), min = strspn(p, " "), pad = 0;
+    size_t n = line_len(p), min = 0, pad = 0;
+    while (p[min] == ' ') min++;
     while (pad + n > DOC_WIDTH) {
       size_t cut = DOC_WIDTH - pad;
       while (cut > min && p[cut] != ' ') cut--;
@@ -281,19 +367,30 @@ void og_c_doc_lines(og_writer *w, const char *text) {
   }
 }
 
+/* Two bits a line, the later lines a level in; composed in place. */
 void og_c_dtype_set(og_writer *w, og_dtype_set set) {
   if (!set) {
     og_w_puts(w, "0");
     return;
   }
-  size_t n = 0;
+  const char *id[OG_DT_COUNT];
+  size_t len[OG_DT_COUNT], n = 0, room = 0;
   og_w_indent(w);
+  size_t width = og_w_pad_width(w);
   for (int dt = 1; dt < OG_DT_COUNT; dt++) {
     if (!(set & OG_DTYPE_BIT(dt))) continue;
-    og_w_printf(w, "%sOPR_DTYPE_BIT(OPR_DT_%s)",
-                n == 0 ? "" : n % 2 ? " | " : " |\n", og_dtype_enum_id((og_dtype)dt));
-    n++;
+    id[n] = og_dtype_enum_id((og_dtype)dt);
+    len[n] = strlen(id[n]);
+    room += len[n++] + 30 + width;
   }
+  char *d = og_w_open(w, room);
+  for (size_t i = 0; i < n; i++) {
+    if (i % 2) d = og_w_put(d, " | ", 3);
+    else if (i) d = og_w_pad(w, og_w_put(d, " |\n", 3));
+    d = og_w_put(d, "OPR_DTYPE_BIT(OPR_DT_", 21);
+    d = og_w_put(og_w_put(d, id[i], len[i]), ")", 1);
+  }
+  og_w_close(w, d);
   og_w_dedent(w);
 }
 
@@ -394,28 +491,40 @@ static og_c_params compute_params(const og_c_file *f, const og_op *op) {
   return p;
 }
 
+/* Composed in place (og_w_open): three signatures an op, each of many
+ * pieces. */
 void og_c_signature(og_writer *w, const char *ret, const char *name,
                     const og_c_params *p, const char *end) {
   enum { KEPT = 32 }; /* lengths kept for the second pass (most ops) */
   size_t lens[KEPT];
-  size_t head = strlen(ret) + 1 + strlen(name) + 1, len = head + strlen(end) + 1;
+  size_t lret = strlen(ret), lname = strlen(name), lend = strlen(end);
+  size_t head = lret + 1 + lname + 1, len = head + lend + 1, decls = 0;
   for (size_t i = 0; i < p->count; i++) {
     size_t n = strlen(p->decls[i]);
     if (i < KEPT) lens[i] = n;
-    len += n + 2;
+    decls += n;
   }
+  len += decls + 2 * p->count;
   /* Fits: one line. Short name: align under '('. Long: indent 4. */
   bool one_line = len <= 80, aligned = head <= 40;
-  og_w_printf(w, "%s %s(", ret, name);
+  size_t hang = aligned ? head : 4, width = og_w_pad_width(w);
+  char *d = og_w_open(w, len + p->count * (width + hang + 1) + 1);
+  d = og_w_put(d, ret, lret);
+  *d++ = ' ';
+  d = og_w_put(d, name, lname);
+  *d++ = '(';
   for (size_t i = 0; i < p->count; i++) {
     if (!one_line && (i || !aligned)) {
-      if (i) og_w_puts(w, ",");
-      og_w_newline(w);
-      og_w_spaces(w, aligned ? head : 4);
+      if (i) *d++ = ',';
+      *d++ = '\n';
+      d = og_w_put_spaces(og_w_pad(w, d), hang);
     } else if (i) {
-      og_w_puts(w, ", ");
+      d = og_w_put(d, ", ", 2);
     }
-    og_w_write(w, p->decls[i], i < KEPT ? lens[i] : strlen(p->decls[i]));
+    d = og_w_put(d, p->decls[i], i < KEPT ? lens[i] : strlen(p->decls[i]));
   }
-  og_w_line(w, ")%s", end);
+  *d++ = ')';
+  d = og_w_put(d, end, lend);
+  *d++ = '\n';
+  og_w_close(w, d);
 }

@@ -18,32 +18,26 @@ static const char *arg_type_text(const og_c_file *f, const og_arg *arg) {
   return arg->is_ref ? og_arena_printf(f->arena, "Ref(%s)", text) : text;
 }
 
-/* "int >= 0, default 0" and the like. */
-static const char *attr_text(const og_c_file *f, const og_attr *a) {
-  og_writer t;
-  og_writer_init(&t);
-  og_w_puts(&t, og_attr_type_name(a->type));
+/* "int >= 0, default 0" and the like, written to t. */
+static void attr_text(og_writer *t, const og_attr *a) {
+  og_w_puts(t, og_attr_type_name(a->type));
   if (a->allowed) {
-    og_w_puts(&t, " in ");
-    og_allowed_write(&t, a->allowed);
+    og_w_puts(t, " in ");
+    og_allowed_write(t, a->allowed);
   }
-  if (a->has_minimum) og_w_printf(&t, " >= %lld", (long long)a->minimum);
-  if (a->inferred) og_w_puts(&t, ", inferred from the inputs");
+  if (a->has_minimum) og_w_printf(t, " >= %lld", (long long)a->minimum);
+  if (a->inferred) og_w_puts(t, ", inferred from the inputs");
   else if (a->default_value) {
-    og_w_puts(&t, ", default ");
-    og_value_write(&t, a->default_value);
+    og_w_puts(t, ", default ");
+    og_value_write(t, a->default_value);
   }
-  else og_w_puts(&t, ", required");
-  const char *s = og_arena_strndup(f->arena, t.buf ? t.buf : "", t.len);
-  og_writer_free(&t);
-  return s;
+  else og_w_puts(t, ", required");
 }
 
-/* "  name: what. description": a description's later lines are indented
- * as its wrapped ones are. */
-static void doc_item(og_writer *t, const char *name, const char *what,
-                     const char *description) {
-  og_w_printf(t, "  %s: %s.", name, what);
+/* ". description" of a doc item: a description's later lines are
+ * indented as its wrapped ones are. */
+static void doc_item_end(og_writer *t, const char *description) {
+  og_w_puts(t, ".");
   for (const char *p = description; *p;) {
     size_t n = strcspn(p, "\n");
     og_w_puts(t, p == description ? " " : n ? "\n    " : "\n");
@@ -51,6 +45,13 @@ static void doc_item(og_writer *t, const char *name, const char *what,
     p += n + (p[n] == '\n');
   }
   og_w_newline(t);
+}
+
+/* "  name: what. description". */
+static void doc_item(og_writer *t, const char *name, const char *what,
+                     const char *description) {
+  og_w_printf(t, "  %s: %s", name, what);
+  doc_item_end(t, description);
 }
 
 static void doc_args(og_writer *t, const og_c_file *f, const char *title,
@@ -88,30 +89,41 @@ static void doc_ownership(og_writer *t, const og_op *op) {
   }
 }
 
-/* The wrapper's comment: summary, description, then every argument. */
-static void op_doc(og_writer *w, const og_c_file *f, const og_op *op) {
-  og_writer t;
-  og_writer_init(&t);
-  og_w_printf(&t, "%s%s%s\n", op->name, op->summary[0] ? ": " : "",
+/* An empty scratch writer (its buffer kept from op to op). */
+static og_writer *scratch_reset(og_writer *t) {
+  t->len = 0;
+  if (t->buf) t->buf[0] = '\0';
+  t->indent = 0;
+  t->at_line_start = true;
+  return t;
+}
+
+/* The wrapper's comment: summary, description, then every argument;
+ * composed in `t`, a scratch writer. */
+static void op_doc(og_writer *w, og_writer *t, const og_c_file *f,
+                   const og_op *op) {
+  scratch_reset(t);
+  og_w_printf(t, "%s%s%s\n", op->name, op->summary[0] ? ": " : "",
               op->summary);
-  if (op->description[0]) og_w_printf(&t, "\n%s\n", op->description);
-  if (op->ninputs + op->nattrs + op->noutputs) og_w_newline(&t);
-  doc_args(&t, f, "Inputs", op->inputs, op->ninputs);
-  if (op->nattrs) og_w_line(&t, "Attrs:");
-  for (size_t i = 0; i < op->nattrs; i++)
-    doc_item(&t, op->attrs[i].name, attr_text(f, &op->attrs[i]),
-             op->attrs[i].description);
-  doc_args(&t, f, "Outputs", op->outputs, op->noutputs);
-  doc_requires(&t, f, op);
-  doc_ownership(&t, op);
+  if (op->description[0]) og_w_printf(t, "\n%s\n", op->description);
+  if (op->ninputs + op->nattrs + op->noutputs) og_w_newline(t);
+  doc_args(t, f, "Inputs", op->inputs, op->ninputs);
+  if (op->nattrs) og_w_line(t, "Attrs:");
+  for (size_t i = 0; i < op->nattrs; i++) {
+    og_w_printf(t, "  %s: ", op->attrs[i].name);
+    attr_text(t, &op->attrs[i]);
+    doc_item_end(t, op->attrs[i].description);
+  }
+  doc_args(t, f, "Outputs", op->outputs, op->noutputs);
+  doc_requires(t, f, op);
+  doc_ownership(t, op);
   if (op->deprecated)
-    og_w_printf(&t, "\nDeprecated since version %d: %s\n",
+    og_w_printf(t, "\nDeprecated since version %d: %s\n",
                 (int)op->deprecation_version, op->deprecation_explanation);
-  while (t.len && t.buf[t.len - 1] == '\n') t.buf[--t.len] = '\0';
+  while (t->len && t->buf[t->len - 1] == '\n') t->buf[--t->len] = '\0';
   og_w_line(w, "/*");
-  og_c_doc_lines(w, t.buf);
+  og_c_doc_lines(w, t->buf ? t->buf : "");
   og_w_line(w, " */");
-  og_writer_free(&t);
 }
 
 static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
@@ -138,15 +150,15 @@ static void enum_decl(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_newline(w);
 }
 
-static void struct_field(og_writer *w, const og_c_file *f, const og_op *op,
-                         size_t index) {
+static void struct_field(og_writer *w, og_writer *t, const og_c_file *f,
+                         const og_op *op, size_t index) {
   const og_attr *a = &op->attrs[index];
   const og_cn_scoped *n = og_c_scoped(f, op);
   const char *name = n->field[index];
   const char *type = og_c_attr_ctype(f, op, a);
-  og_c_comment(w, og_arena_printf(f->arena, "%s%s%s", attr_text(f, a),
-                                   a->description[0] ? ". " : "",
-                                   a->description));
+  attr_text(scratch_reset(t), a);
+  if (a->description[0]) og_w_printf(t, ". %s", a->description);
+  og_c_comment(w, t->buf);
   if (a->type.is_list) {
     og_w_line(w, "%s*%s;", og_c_list_elem(f, type), name);
     og_w_line(w, "size_t %s;", n->field_count[index]);
@@ -156,7 +168,8 @@ static void struct_field(og_writer *w, const og_c_file *f, const og_op *op,
   }
 }
 
-static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
+static void attrs_struct(og_writer *w, og_writer *t, const og_c_file *f,
+                         const og_op *op) {
   const char *name = og_cn_op(f, op, OG_CN_ATTRS);
   og_c_default_decls(w, f, op);
   og_w_line(w, "/* The optional attrs of %s; NULL means all defaults. */",
@@ -165,7 +178,7 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_indent(w);
   for (size_t i = 0; i < op->nattrs; i++)
     if (og_c_attr_optional(&op->attrs[i]))
-      struct_field(w, f, op, i);
+      struct_field(w, t, f, op, i);
   og_w_dedent(w);
   og_w_line(w, "} %s;", name);
   og_w_newline(w);
@@ -202,8 +215,25 @@ static void attrs_struct(og_writer *w, const og_c_file *f, const og_op *op) {
   og_w_newline(w);
 }
 
-static void index_item(og_writer *w, const char *name, size_t i) {
-  og_w_line(w, "%s = %zu,", name, i);
+/* i in decimal at d; returns its end. */
+static char *put_size(char *d, size_t i) {
+  char digits[24], *p = digits + sizeof digits;
+  do *--p = (char)('0' + i % 10); while (i /= 10);
+  return og_w_put(d, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* "NAME = i," a line each, composed in place. */
+static void index_items(og_writer *w, const char *const *names, size_t n) {
+  size_t room = 0;
+  for (size_t i = 0; i < n; i++)
+    room += strlen(names[i]) + 26 + og_w_pad_width(w);
+  char *d = og_w_open(w, room);
+  for (size_t i = 0; i < n; i++) {
+    if (i) d = og_w_pad(w, d);
+    d = og_w_put(og_w_put(d, names[i], strlen(names[i])), " = ", 3);
+    d = og_w_put(put_size(d, i), ",\n", 2);
+  }
+  og_w_close(w, d);
 }
 
 /* The positions of the op's attrs, inputs and outputs in its tables, for
@@ -222,25 +252,24 @@ static void index_constants(og_writer *w, const og_c_file *f,
       OG_CN_ATTR_INDEXES, OG_CN_INPUT_INDEXES, OG_CN_OUTPUT_INDEXES};
   const size_t counts[3] = {op->nattrs, op->ninputs, op->noutputs};
   for (int k = 0; k < 3; k++) {
-    const char **names = og_cn_indexes(f, op, kinds[k]);
-    for (size_t i = 0; i < counts[k]; i++) index_item(w, names[i], i);
+    if (counts[k]) index_items(w, og_cn_indexes(f, op, kinds[k]), counts[k]);
   }
   og_w_dedent(w);
-  og_w_line(w, "};");
-  og_w_newline(w);
+  og_w_line(w, "};\n");
 }
 
-static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
+/* `t`: a scratch writer for the texts composed first. */
+static void op_decls(og_writer *w, og_writer *t, const og_c_file *f,
+                     const og_op *op) {
   const char *name = og_c_op_name(f, op);
-  og_w_line(w, "/* ---- %s ---- */", op->name);
-  og_w_newline(w);
+  og_w_line(w, "/* ---- %s ---- */\n", op->name);
   for (size_t i = 0; i < op->nattrs; i++)
     if (og_c_attr_is_enum(&op->attrs[i]))
       enum_decl(w, f, op, &op->attrs[i]);
-  if (og_c_has_attrs_struct(op)) attrs_struct(w, f, op);
-  og_w_line(w, "/* The registration table of %s. */", op->name);
-  og_w_line(w, "extern const opr_op_def %s;", og_cn_op(f, op, OG_CN_DEF));
-  og_w_newline(w);
+  if (og_c_has_attrs_struct(op)) attrs_struct(w, t, f, op);
+  og_w_line(w, "/* The registration table of %s. */\n"
+               "extern const opr_op_def %s;\n",
+            op->name, og_cn_op(f, op, OG_CN_DEF));
   index_constants(w, f, op);
   if (op->shape_fn) {
     og_w_line(w, "/* The shape function of %s (shape_fn in the spec), "
@@ -248,15 +277,15 @@ static void op_decls(og_writer *w, const og_c_file *f, const og_op *op) {
     og_w_line(w, "opr_status %s(opr_infer_ctx *c);", op->shape_fn);
     og_w_newline(w);
   }
-  op_doc(w, f, op);
+  op_doc(w, t, f, op);
   og_c_params p = og_c_wrapper_params(f, op);
   og_c_signature(w, "opr_status", name, &p, ";");
   og_w_line(w, "/* %s with caller-owned outputs (opr_invoke_into): the "
-               "kernel", name);
-  og_w_line(w, " * writes the caller's tensors, which must have the call's "
-               "dtypes and");
-  og_w_line(w, " * inferred shapes, in host memory; no reference is taken or "
-               "set. */");
+               "kernel\n"
+               " * writes the caller's tensors, which must have the call's "
+               "dtypes and\n"
+               " * inferred shapes, in host memory; no reference is taken or "
+               "set. */", name);
   og_c_params q = og_c_into_params(f, op);
   og_c_signature(w, "opr_status", og_cn_op(f, op, OG_CN_INTO), &q, ";");
   og_w_newline(w);
@@ -296,7 +325,10 @@ void og_emit_c_header(const og_c_file *f, og_writer *w) {
   og_w_line(w, "/* Registers every op of %s (idempotent). */", f->spec);
   og_w_line(w, "opr_status %s(void);", og_cn_file(f, OG_CN_REGISTER_OPS));
   og_w_newline(w);
-  for (size_t i = 0; i < f->nops; i++) op_decls(w, f, f->ops[i]);
+  og_writer scratch;
+  og_writer_init(&scratch);
+  for (size_t i = 0; i < f->nops; i++) op_decls(w, &scratch, f, f->ops[i]);
+  og_writer_free(&scratch);
   og_w_line(w, "#ifdef __cplusplus");
   og_w_line(w, "}");
   og_w_line(w, "#endif");

@@ -38,6 +38,8 @@ void og_emit_c_kernels(const og_c_file *f, og_writer *w);
 
 /* "demo_zero_out": the prefix and the op's snake_case name (cached). */
 const char *og_c_op_name(const og_c_file *f, const og_op *op);
+/* The same and its length (kept with it: names are built from it). */
+const char *og_c_op_name_len(const og_c_file *f, const og_op *op, size_t *len);
 const char *og_c_compute_op_name(const og_c_file *f, const og_op *op);
 /* Upper-cased copy ("DEMO_ZERO_OUT"). */
 const char *og_c_upper(const og_c_file *f, const char *s);
@@ -138,6 +140,10 @@ bool og_c_defaults_need_math(const og_c_file *f);
  * OPR_DT_INT32, ...). */
 void og_c_scalar(og_writer *w, const og_value *v, og_attr_kind kind);
 
+/* Whether og_c_string writes s as it is between quotes (printable ASCII
+ * with nothing to escape, up to 62 bytes: names): a format may then
+ * spell the literal "\"%s\"", one write with the rest of its line. */
+bool og_c_string_plain(const char *s, size_t len);
 /* Writes a C string literal, escaped; longer than OG_C_STRING_MAX, a C
  * compound literal of character constants (C only: see og_c_string_or). */
 void og_c_string(og_writer *w, const char *s, size_t len);

@@ -9,17 +9,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a b c d, concatenated: names are built often enough (tens of thousands
- * for a corpus) that printf's parsing showed. */
+/* A part of a name with its length: the op's C name keeps its length,
+ * a literal part has a constant one. */
+typedef struct name_part {
+  const char *s;
+  size_t n;
+} name_part;
+
+#define LIT(x) {x, sizeof x - 1}
+static const name_part NONE = LIT("");
+
+static name_part text(const char *s) { return (name_part){s, strlen(s)}; }
+
+static name_part op_part(const og_c_file *f, const og_op *op) {
+  name_part p;
+  p.s = og_c_op_name_len(f, op, &p.n);
+  return p;
+}
+
+/* a b c d, concatenated: names are built often enough (some 45,000 for
+ * a corpus) that printf's parsing, then each part's strlen, showed. */
+static const char *join4(const og_c_file *f, name_part a, name_part b,
+                         name_part c, name_part d) {
+  char *s = og_arena_alloc(f->arena, a.n + b.n + c.n + d.n + 1);
+  og_copy(s, a.s, a.n); /* parts are short: no call each */
+  og_copy(s + a.n, b.s, b.n);
+  og_copy(s + a.n + b.n, c.s, c.n);
+  og_copy(s + a.n + b.n + c.n, d.s, d.n); /* the arena zeroed the last byte */
+  return s;
+}
+
 static const char *join(const og_c_file *f, const char *a, const char *b,
                         const char *c, const char *d) {
-  size_t la = strlen(a), lb = strlen(b), lc = strlen(c), ld = strlen(d);
-  char *s = og_arena_alloc(f->arena, la + lb + lc + ld + 1);
-  og_copy(s, a, la); /* parts are short: no call each */
-  og_copy(s + la, b, lb);
-  og_copy(s + la + lb, c, lc);
-  og_copy(s + la + lb + lc, d, ld); /* the arena zeroed the last byte */
-  return s;
+  return join4(f, text(a), text(b), text(c), text(d));
 }
 
 /* prefix_snake_case; under `c_prefix P strip;` a snake_case name that
@@ -34,34 +56,35 @@ const char *og_c_compute_op_name(const og_c_file *f, const og_op *op) {
 }
 
 const char *og_cn_op(const og_c_file *f, const og_op *op, og_cn_op_part part) {
-  static const char *const suffix[OG_CN_OP_PARTS] = {
-      [OG_CN_WRAPPER] = "",
-      [OG_CN_ATTRS] = "_attrs",
-      [OG_CN_ATTRS_DEFAULT] = "_ATTRS_DEFAULT",
-      [OG_CN_DEF] = "_def",
-      [OG_CN_STATE] = "_state",
-      [OG_CN_CHECK] = "_check",
-      [OG_CN_SHAPE] = "_shape",
-      [OG_CN_SHAPE_VALUES] = "_shape_values",
-      [OG_CN_INPUT_DEFS] = "_input_defs",
-      [OG_CN_OUTPUT_DEFS] = "_output_defs",
-      [OG_CN_ATTR_DEFS] = "_attr_defs",
-      [OG_CN_KERNEL] = "_kernel_def",
-      [OG_CN_REGISTER_KERNEL] = "_register_kernel",
-      [OG_CN_INTO] = "_into",
-      [OG_CN_CALL] = "_call",
+  static const name_part suffix[OG_CN_OP_PARTS] = {
+      [OG_CN_WRAPPER] = LIT(""),
+      [OG_CN_ATTRS] = LIT("_attrs"),
+      [OG_CN_ATTRS_DEFAULT] = LIT("_ATTRS_DEFAULT"),
+      [OG_CN_DEF] = LIT("_def"),
+      [OG_CN_STATE] = LIT("_state"),
+      [OG_CN_CHECK] = LIT("_check"),
+      [OG_CN_SHAPE] = LIT("_shape"),
+      [OG_CN_SHAPE_VALUES] = LIT("_shape_values"),
+      [OG_CN_INPUT_DEFS] = LIT("_input_defs"),
+      [OG_CN_OUTPUT_DEFS] = LIT("_output_defs"),
+      [OG_CN_ATTR_DEFS] = LIT("_attr_defs"),
+      [OG_CN_KERNEL] = LIT("_kernel_def"),
+      [OG_CN_REGISTER_KERNEL] = LIT("_register_kernel"),
+      [OG_CN_INTO] = LIT("_into"),
+      [OG_CN_CALL] = LIT("_call"),
   };
   const char *name = og_c_cached_op_part(f, op, part);
   if (name) return name;
-  name = og_c_op_name(f, op);
-  if (part == OG_CN_WRAPPER) return name;
-  if (part == OG_CN_ATTRS_DEFAULT) name = og_c_upper(f, name);
-  return join(f, name, suffix[part], "", "");
+  name_part base = op_part(f, op);
+  if (part == OG_CN_WRAPPER) return base.s;
+  if (part == OG_CN_ATTRS_DEFAULT) base.s = og_c_upper(f, base.s);
+  return join4(f, base, suffix[part], NONE, NONE);
 }
 
 const char *og_cn_shape_let(const og_c_file *f, const og_op *op,
                             const og_shape_let *let) {
-  return join(f, og_c_op_name(f, op), "_let_", let->name, "");
+  static const name_part let_ = LIT("_let_");
+  return join4(f, op_part(f, op), let_, text(let->name), NONE);
 }
 
 const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
@@ -88,22 +111,22 @@ const char *og_cn_shape_local(const og_c_file *f, og_cn_local kind,
 
 const char *og_cn_attr(const og_c_file *f, const og_op *op, const og_attr *a,
                        og_cn_attr_part part) {
-  static const char *const suffix[OG_CN_ATTR_PARTS] = {
-      [OG_CN_ENUM] = "",
-      [OG_CN_ALLOWED] = "_allowed",
-      [OG_CN_DEFAULT] = "_default",
-      [OG_CN_DEFAULT_VALUE] = "_default_value",
-      [OG_CN_DEFAULT_DIMS] = "_default_dims",
-      [OG_CN_DEFAULT_TENSOR] = "_default_tensor",
-      [OG_CN_DEFAULT_TEXT] = "_default_text",
-      [OG_CN_TYPES] = "_TYPES",
-      [OG_CN_ACCESSOR] = "",
-      [OG_CN_ACCESSOR_COUNT] = "_count",
+  static const name_part suffix[OG_CN_ATTR_PARTS] = {
+      [OG_CN_ENUM] = LIT(""),
+      [OG_CN_ALLOWED] = LIT("_allowed"),
+      [OG_CN_DEFAULT] = LIT("_default"),
+      [OG_CN_DEFAULT_VALUE] = LIT("_default_value"),
+      [OG_CN_DEFAULT_DIMS] = LIT("_default_dims"),
+      [OG_CN_DEFAULT_TENSOR] = LIT("_default_tensor"),
+      [OG_CN_DEFAULT_TEXT] = LIT("_default_text"),
+      [OG_CN_TYPES] = LIT("_TYPES"),
+      [OG_CN_ACCESSOR] = LIT(""),
+      [OG_CN_ACCESSOR_COUNT] = LIT("_count"),
   };
-  const char *op_name = og_c_op_name(f, op);
+  static const name_part middle[2] = {LIT("_"), LIT("_attr_")};
   bool accessor = part == OG_CN_ACCESSOR || part == OG_CN_ACCESSOR_COUNT;
-  const char *name =
-      join(f, op_name, accessor ? "_attr_" : "_", a->name, suffix[part]);
+  const char *name = join4(f, op_part(f, op), middle[accessor],
+                           text(a->name), suffix[part]);
   return part == OG_CN_TYPES ? og_c_upper(f, name) : name;
 }
 
@@ -123,15 +146,16 @@ const char *og_cn_tensor_data(const og_c_file *f, const char *tensor) {
 
 const char *og_cn_arg(const og_c_file *f, const og_op *op, const og_arg *arg,
                       og_cn_arg_part part) {
-  static const char *const middle[] = {
-      [OG_CN_INPUT] = "_input_",
-      [OG_CN_INPUT_COUNT] = "_input_",
-      [OG_CN_OUTPUT_COUNT] = "_output_",
-      [OG_CN_ALLOC] = "_alloc_",
+  static const name_part middle[] = {
+      [OG_CN_INPUT] = LIT("_input_"),
+      [OG_CN_INPUT_COUNT] = LIT("_input_"),
+      [OG_CN_OUTPUT_COUNT] = LIT("_output_"),
+      [OG_CN_ALLOC] = LIT("_alloc_"),
   };
-  bool count = part == OG_CN_INPUT_COUNT || part == OG_CN_OUTPUT_COUNT;
-  return join(f, og_c_op_name(f, op), middle[part], arg->name,
-              count ? "_count" : "");
+  static const name_part count = LIT("_count");
+  bool counted = part == OG_CN_INPUT_COUNT || part == OG_CN_OUTPUT_COUNT;
+  return join4(f, op_part(f, op), middle[part], text(arg->name),
+               counted ? count : NONE);
 }
 
 /* Upper case, anything but letters and digits as '_'; a leading digit

@@ -22,16 +22,22 @@ static void arg_defs(og_writer *w, const og_c_file *f, const og_op *op,
   og_w_indent(w);
   for (size_t i = 0; i < n; i++) {
     const og_arg *a = &args[i];
+    const char *type = a->type ? og_dtype_enum_id(a->type) : "INVALID";
+    const char *ref = a->is_ref ? ", .is_ref = true" : "";
+    const char *type_attr = attr_ref(f, op, a->type_attr);
+    const char *number_attr = attr_ref(f, op, a->number_attr);
+    const char *list_attr = attr_ref(f, op, a->type_list_attr);
+    if (og_c_string_plain(a->name, strlen(a->name))) { /* one write */
+      og_w_line(w, "{.name = \"%s\", .type = OPR_DT_%s%s,\n"
+                   "  .type_attr = %s, .number_attr = %s, .type_list_attr = %s},",
+                a->name, type, ref, type_attr, number_attr, list_attr);
+      continue;
+    }
     og_w_puts(w, "{.name = ");
     og_c_string(w, a->name, strlen(a->name));
-    og_w_line(w, ", .type = OPR_DT_%s%s,",
-              a->type ? og_dtype_enum_id(a->type) : "INVALID",
-              a->is_ref ? ", .is_ref = true" : "");
-    og_w_indent(w);
-    og_w_line(w, ".type_attr = %s, .number_attr = %s, .type_list_attr = %s},",
-              attr_ref(f, op, a->type_attr), attr_ref(f, op, a->number_attr),
-              attr_ref(f, op, a->type_list_attr));
-    og_w_dedent(w);
+    og_w_line(w, ", .type = OPR_DT_%s%s,\n"
+                 "  .type_attr = %s, .number_attr = %s, .type_list_attr = %s},",
+              type, ref, type_attr, number_attr, list_attr);
   }
   og_w_dedent(w);
   og_w_line(w, "};");
@@ -55,10 +61,15 @@ static void attr_def(og_writer *w, const og_c_file *f, const og_op *op,
                      const og_attr *a) {
   og_w_line(w, "{");
   og_w_indent(w);
-  og_w_puts(w, ".name = ");
-  og_c_string(w, a->name, strlen(a->name));
-  og_w_printf(w, ", .type = {%s, %s}", og_c_attr_kind(a->type.kind),
-              a->type.is_list ? "true" : "false");
+  const char *kind = og_c_attr_kind(a->type.kind);
+  const char *list = a->type.is_list ? "true" : "false";
+  if (og_c_string_plain(a->name, strlen(a->name))) {
+    og_w_printf(w, ".name = \"%s\", .type = {%s, %s}", a->name, kind, list);
+  } else {
+    og_w_puts(w, ".name = ");
+    og_c_string(w, a->name, strlen(a->name));
+    og_w_printf(w, ", .type = {%s, %s}", kind, list);
+  }
   if (a->has_minimum) {
     og_w_puts(w, ",\n.has_minimum = true, .minimum = ");
     og_c_scalar(w, &(og_value){.kind = OG_VAL_INT, .u.i = a->minimum},
@@ -74,9 +85,8 @@ static void attr_def(og_writer *w, const og_c_file *f, const og_op *op,
   if (a->default_value)
     og_w_printf(w, ",\n.default_value = &%s", og_c_default_name(f, op, a));
   if (a->inferred) og_w_puts(w, ",\n.inferred = true");
-  og_w_line(w, ",");
   og_w_dedent(w);
-  og_w_line(w, "},");
+  og_w_line(w, ",\n},"); /* the ',' ends the line the fields are on */
 }
 
 static void attr_defs(og_writer *w, const og_c_file *f, const og_op *op) {
@@ -96,15 +106,18 @@ static void attr_defs(og_writer *w, const og_c_file *f, const og_op *op) {
 /* The check: each input's count and dtypes (inferring the attrs they
  * give), then every attr. opr_invoke checks the output slots. */
 static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
-  og_w_line(w, "static opr_status %s(opr_call *call) {",
-            og_cn_op(f, op, OG_CN_CHECK));
+  if (op->ninputs)
+    og_w_line(w, "static opr_status %s(opr_call *call) {\n"
+                 "  opr_status s;", og_cn_op(f, op, OG_CN_CHECK));
+  else
+    og_w_line(w, "static opr_status %s(opr_call *call) {",
+              og_cn_op(f, op, OG_CN_CHECK));
   og_w_indent(w);
-  if (op->ninputs) og_w_line(w, "opr_status s;");
   for (size_t i = 0; i < op->ninputs; i++) {
     const og_arg *a = &op->inputs[i];
-    og_w_line(w, "/* input '%s' */", a->name);
-    og_w_line(w, "if ((s = opr_check_%s_input(call, %zu))) return s;",
-              og_c_arg_is_list(a) ? "list" : "single", i);
+    og_w_line(w, "/* input '%s' */\n"
+                 "if ((s = opr_check_%s_input(call, %zu))) return s;",
+              a->name, og_c_arg_is_list(a) ? "list" : "single", i);
     if (a->number_attr[0])
       og_w_line(w, "if ((s = opr_infer_number_attr(call, %zu, %d))) return s;",
                 i, og_c_attr_index(op, a->number_attr));
@@ -118,19 +131,24 @@ static void check_fn(og_writer *w, const og_c_file *f, const og_op *op) {
       og_w_line(w, "if ((s = opr_infer_type_list_attr(call, %zu, %d))) return s;",
                 i, og_c_attr_index(op, a->type_list_attr));
   }
-  og_w_line(w, "return opr_check_attrs(call);");
   og_w_dedent(w);
-  og_w_line(w, "}");
+  og_w_line(w, "  return opr_check_attrs(call);\n"
+               "}");
 }
 
 static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
-  og_w_line(w, "static opr_op_state %s;", og_cn_op(f, op, OG_CN_STATE));
-  og_w_newline(w);
-  og_w_line(w, "const opr_op_def %s = {", og_cn_op(f, op, OG_CN_DEF));
+  const char *state = og_cn_op(f, op, OG_CN_STATE);
+  og_w_line(w, "static opr_op_state %s;\n"
+               "\n"
+               "const opr_op_def %s = {", state, og_cn_op(f, op, OG_CN_DEF));
   og_w_indent(w);
-  og_w_puts(w, ".name = ");
-  og_c_string(w, op->name, strlen(op->name));
-  og_w_line(w, ",");
+  if (og_c_string_plain(op->name, strlen(op->name))) {
+    og_w_line(w, ".name = \"%s\",", op->name);
+  } else {
+    og_w_puts(w, ".name = ");
+    og_c_string(w, op->name, strlen(op->name));
+    og_w_line(w, ",");
+  }
   og_w_puts(w, ".summary = ");
   og_c_string(w, op->summary, strlen(op->summary));
   og_w_line(w, ",");
@@ -150,11 +168,11 @@ static void op_def(og_writer *w, const og_c_file *f, const og_op *op) {
     og_w_line(w, ".allows_uninitialized_input = true,");
   if (og_c_has_exec_fast_path(op)) og_w_line(w, ".has_fast_path = true,");
   og_w_line(w, ".check = %s,", og_cn_op(f, op, OG_CN_CHECK));
-  if (og_c_shape_fn_name(f, op))
-    og_w_line(w, ".shape_fn = %s,", og_c_shape_fn_name(f, op));
-  og_w_line(w, ".state = &%s,", og_cn_op(f, op, OG_CN_STATE));
+  const char *shape_fn = og_c_shape_fn_name(f, op);
+  if (shape_fn) og_w_line(w, ".shape_fn = %s,", shape_fn);
   og_w_dedent(w);
-  og_w_line(w, "};");
+  og_w_line(w, "  .state = &%s,\n"
+               "};", state);
 }
 
 /* Where the wrapper reads attr a: a parameter or a field of *attrs. */
@@ -232,18 +250,35 @@ static void attr_value(og_writer *w, const og_c_file *f, const og_op *op,
 /* The call's arrays. Each output's slot is its parameter: in the body
  * both wrappers call, a single output is always an opr_tensor ** (the
  * _into form passes the address of its tensor parameter). */
+/* "{&x, 1}, {y, y_count}" (`amp`: a single one's address), composed in
+ * place after the array's head, then "};". */
+static void arg_items(og_writer *w, const og_arg *args, const char *const *ids,
+                      const char *const *counts, size_t n, bool amp) {
+  size_t room = 3;
+  for (size_t i = 0; i < n; i++)
+    room += strlen(ids[i]) + 10 +
+            (og_c_arg_is_list(&args[i]) ? strlen(counts[i]) : 0);
+  char *d = og_w_open(w, room);
+  for (size_t i = 0; i < n; i++) {
+    if (i) d = og_w_put(d, ", ", 2);
+    *d++ = '{';
+    if (og_c_arg_is_list(&args[i])) {
+      d = og_w_put(d, ids[i], strlen(ids[i]));
+      d = og_w_put(og_w_put(d, ", ", 2), counts[i], strlen(counts[i]));
+      *d++ = '}';
+      continue;
+    }
+    if (amp) *d++ = '&';
+    d = og_w_put(og_w_put(d, ids[i], strlen(ids[i])), ", 1}", 4);
+  }
+  og_w_close(w, og_w_put(d, "};\n", 3));
+}
+
 static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
   const og_cn_scoped *n = og_c_scoped(f, op);
   if (op->ninputs) {
     og_w_printf(w, "const opr_input op_inputs[%zu] = {", op->ninputs);
-    for (size_t i = 0; i < op->ninputs; i++) {
-      const char *id = n->in[i];
-      if (og_c_arg_is_list(&op->inputs[i]))
-        og_w_printf(w, "%s{%s, %s}", i ? ", " : "", id, n->in_count[i]);
-      else
-        og_w_printf(w, "%s{&%s, 1}", i ? ", " : "", id);
-    }
-    og_w_line(w, "};");
+    arg_items(w, op->inputs, n->in, n->in_count, op->ninputs, true);
   }
   if (op->nattrs) {
     og_w_line(w, "opr_attr_value op_attrs[%zu] = {", op->nattrs);
@@ -257,14 +292,7 @@ static void wrapper_args(og_writer *w, const og_c_file *f, const og_op *op) {
   }
   if (op->noutputs) {
     og_w_printf(w, "opr_output op_outputs[%zu] = {", op->noutputs);
-    for (size_t i = 0; i < op->noutputs; i++) {
-      const char *id = n->out[i];
-      if (og_c_arg_is_list(&op->outputs[i]))
-        og_w_printf(w, "%s{%s, %s}", i ? ", " : "", id, n->out_count[i]);
-      else
-        og_w_printf(w, "%s{%s, 1}", i ? ", " : "", id);
-    }
-    og_w_line(w, "};");
+    arg_items(w, op->outputs, n->out, n->out_count, op->noutputs, false);
   }
 }
 
@@ -289,28 +317,28 @@ static void wrapper_body(og_writer *w, const og_c_file *f, const og_op *op) {
   og_c_signature(w, "static inline opr_status", og_cn_op(f, op, OG_CN_CALL),
                  &p, " {");
   og_w_indent(w);
-  if (og_c_has_attrs_struct(op)) {
-    og_w_line(w, "static const %s op_defaults = %s;",
+  if (og_c_has_attrs_struct(op))
+    og_w_line(w, "static const %s op_defaults = %s;\n"
+                 "if (!attrs) attrs = &op_defaults;",
               og_cn_op(f, op, OG_CN_ATTRS), og_cn_op(f, op, OG_CN_ATTRS_DEFAULT));
-    og_w_line(w, "if (!attrs) attrs = &op_defaults;");
-  }
   for (size_t i = 0; i < op->nattrs; i++)
     if (og_c_attr_is_enum(&op->attrs[i]) && !op->attrs[i].inferred)
       enum_guard(w, f, op, &op->attrs[i]);
   wrapper_args(w, f, op);
-  og_w_line(w, "opr_call op_call = {");
-  og_w_indent(w);
-  og_w_line(w, ".op = &%s,", og_cn_op(f, op, OG_CN_DEF));
-  og_w_line(w, ".inputs = %s,", op->ninputs ? "op_inputs" : "NULL");
-  og_w_line(w, ".attrs = %s,", op->nattrs ? "op_attrs" : "NULL");
-  og_w_line(w, ".outputs = %s,", op->noutputs ? "op_outputs" : "NULL");
-  og_w_dedent(w);
-  og_w_line(w, "};");
+  og_w_line(w, "opr_call op_call = {\n"
+               "  .op = &%s,\n"
+               "  .inputs = %s,\n"
+               "  .attrs = %s,\n"
+               "  .outputs = %s,\n"
+               "};",
+            og_cn_op(f, op, OG_CN_DEF), op->ninputs ? "op_inputs" : "NULL",
+            op->nattrs ? "op_attrs" : "NULL",
+            op->noutputs ? "op_outputs" : "NULL");
   if (og_c_has_fast_path(op)) og_c_fast_path(w, f, op);
-  og_w_line(w, "return into ? opr_invoke_into(ctx, &op_call) : "
-               "opr_invoke(ctx, &op_call);");
   og_w_dedent(w);
-  og_w_line(w, "}");
+  og_w_line(w, "  return into ? opr_invoke_into(ctx, &op_call) : "
+               "opr_invoke(ctx, &op_call);\n"
+               "}");
 }
 
 /* Whether `name` is a single output's parameter (the _into form passes
@@ -323,28 +351,37 @@ static bool single_output(const og_c_file *f, const og_op *op,
   return false;
 }
 
-/* "return body(a, b, ..., into);" at indentation 1: the arguments run
- * on, wrapped before column 80 under four more spaces. */
-static void body_call(og_writer *w, const char *body, const char *const *args,
-                      size_t n) {
+/* "return body(a, b, ..., into);" at indentation 1, composed in place:
+ * the arguments run on, wrapped before column 80 under four more
+ * spaces; the _into form passes a single output's address. */
+static void body_call(og_writer *w, const og_c_file *f, const og_op *op,
+                      bool into) {
   enum { WIDTH = 80, PAD = 2, MORE = 4 };
-  og_w_printf(w, "return %s(", body);
-  size_t col = PAD + 7 + strlen(body) + 1;
+  og_c_params p = og_c_wrapper_params(f, op);
+  const char *body = og_cn_op(f, op, OG_CN_CALL);
+  size_t lbody = strlen(body), n = p.count + 1, width = og_w_pad_width(w);
+  size_t room = lbody + 16 + n * (4 + width + MORE) + 5;
+  for (size_t i = 0; i < p.count; i++) room += strlen(p.names[i]) + 1;
+  char *d = og_w_open(w, room);
+  d = og_w_put(og_w_put(d, "return ", 7), body, lbody);
+  *d++ = '(';
+  size_t col = PAD + 7 + lbody + 1;
   for (size_t i = 0; i < n; i++) {
-    size_t len = strlen(args[i]) + (i + 1 < n ? 1 : 2); /* "," or ");" */
-    if (i && col + 1 + len > WIDTH) {
-      og_w_puts(w, ",");
-      og_w_newline(w);
-      og_w_spaces(w, MORE);
+    const char *arg = i < p.count ? p.names[i] : into ? "true" : "false";
+    bool amp = i < p.count && into && single_output(f, op, arg);
+    size_t la = strlen(arg), len = amp + la + (i + 1 < n ? 1 : 2);
+    if (i && col + 1 + len > WIDTH) { /* "," or ");" after it */
+      d = og_w_put_spaces(og_w_pad(w, og_w_put(d, ",\n", 2)), MORE);
       col = PAD + MORE;
     } else if (i) {
-      og_w_puts(w, ", ");
+      d = og_w_put(d, ", ", 2);
       col += 2;
     }
-    og_w_puts(w, args[i]);
+    if (amp) *d++ = '&';
+    d = og_w_put(d, arg, la);
     col += len - 1;
   }
-  og_w_line(w, ");");
+  og_w_close(w, og_w_put(d, ");\n", 3));
 }
 
 /* The typed wrapper, or (`into`) its form with caller-owned outputs: a
@@ -357,20 +394,8 @@ static void wrapper(og_writer *w, const og_c_file *f, const og_op *op,
                  into ? og_cn_op(f, op, OG_CN_INTO) : og_c_op_name(f, op), &p,
                  " {");
   og_w_indent(w);
-  if (og_c_has_exec_fast_path(op)) {
-    og_c_unary_body(w, f, op, into);
-    og_w_dedent(w);
-    og_w_line(w, "}");
-    return;
-  }
-  og_c_params args = body_params(f, op);
-  for (size_t i = 0; i + 1 < args.count; i++)
-    if (into && single_output(f, op, args.names[i]))
-      args.decls[i] = og_arena_printf(f->arena, "&%s", args.names[i]);
-    else
-      args.decls[i] = args.names[i];
-  args.decls[args.count - 1] = into ? "true" : "false";
-  body_call(w, og_cn_op(f, op, OG_CN_CALL), args.decls, args.count);
+  if (og_c_has_exec_fast_path(op)) og_c_unary_body(w, f, op, into);
+  else body_call(w, f, op, into);
   og_w_dedent(w);
   og_w_line(w, "}");
 }

@@ -81,8 +81,13 @@ static size_t bounded_len(const char *s, int prec) {
   return n;
 }
 
-/* The length modifiers handled: none, l, ll, z. */
-enum { LEN_INT, LEN_LONG, LEN_LLONG, LEN_SIZE };
+/* The length modifiers handled (format.h). */
+enum {
+  LEN_INT = OG_FMT_LEN_INT,
+  LEN_LONG = OG_FMT_LEN_LONG,
+  LEN_LLONG = OG_FMT_LEN_LLONG,
+  LEN_SIZE = OG_FMT_LEN_SIZE
+};
 
 static unsigned long long unsigned_arg(va_list *ap, int len) {
   switch (len) {

@@ -34,6 +34,9 @@ bool og_fmt_convert(const char **pp, va_list *ap, og_fmt_field *f);
 /* og_fmt_convert in two steps, for a format parsed once and used many
  * times (format_prog.h): the spec after a '%', then its text from the
  * arguments. */
+/* og_fmt_spec.lenmod: none, l, ll, z. */
+enum { OG_FMT_LEN_INT, OG_FMT_LEN_LONG, OG_FMT_LEN_LLONG, OG_FMT_LEN_SIZE };
+
 typedef struct og_fmt_spec {
   size_t width;
   int prec;            /* -1: none */

@@ -18,6 +18,92 @@ static void add_step(og_fmt_prog *p, og_fmt_op op, size_t off, size_t len) {
                                         (uint8_t)op};
 }
 
+/* The conversions of the simple programs get an op of their own: %zu,
+ * %d, %ld, %lld without flag, width or precision, and %.*s. */
+static og_fmt_op spec_op(const og_fmt_spec *s) {
+  if (s->left || s->zero || s->width || s->width_arg) return OG_FMT_SPEC;
+  if (s->conv == 's' && s->prec_arg && s->lenmod == OG_FMT_LEN_INT)
+    return OG_FMT_STRN;
+  if (s->prec >= 0 || s->prec_arg) return OG_FMT_SPEC;
+  if (s->conv == 'u' && s->lenmod == OG_FMT_LEN_SIZE) return OG_FMT_ZU;
+  if (s->conv != 'd') return OG_FMT_SPEC;
+  return s->lenmod == OG_FMT_LEN_INT    ? OG_FMT_D
+         : s->lenmod == OG_FMT_LEN_LONG ? OG_FMT_LD
+         : s->lenmod == OG_FMT_LEN_LLONG ? OG_FMT_LLD
+                                         : OG_FMT_SPEC;
+}
+
+/* The pieces of a literal run: its bytes between newlines into `text`
+ * (at *used), a newline piece for each newline. */
+static void add_run(og_fmt_prog *p, og_fmt_piece *pieces, char *text,
+                    size_t *used, const og_fmt_step *st) {
+  const char *s = p->fmt + st->off, *end = s + st->len;
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    size_t n = (size_t)((nl ? nl : end) - s);
+    if (n) {
+      memcpy(text + *used, s, n);
+      pieces[p->npieces++] =
+          (og_fmt_piece){(uint32_t)*used, (uint32_t)n, OG_PIECE_TEXT};
+      *used += n;
+    }
+    if (!nl) break;
+    pieces[p->npieces++] = (og_fmt_piece){0, 0, OG_PIECE_NL};
+    s = nl + 1;
+  }
+}
+
+/* Which lines have literal text (an indentation whatever the arguments
+ * hold): first_text, and a newline piece's len for the line after it. */
+static void mark_lines(og_fmt_prog *p, og_fmt_piece *pieces) {
+  bool text = false;
+  for (size_t i = p->npieces; i-- > 0;) {
+    if (pieces[i].kind == OG_PIECE_NL) {
+      pieces[i].len = text;
+      text = false;
+    } else if (pieces[i].kind == OG_PIECE_TEXT) {
+      text = true;
+    }
+  }
+  p->first_text = text;
+}
+
+/* og_fmt_prog.simple and what it needs: the pieces, the literal bytes
+ * without the newlines, the arguments' ops. */
+static void mark_simple(og_fmt_prog *p) {
+  if (p->vsnprintf_only) return;
+  size_t npieces = 0, nargs = 0, bytes = 0;
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const og_fmt_step *st = &p->steps[i];
+    if (st->op == OG_FMT_SPEC) return;
+    if (st->op != OG_FMT_TEXT) {
+      npieces++, nargs++;
+      continue;
+    }
+    bytes += st->len;
+    npieces += st->len; /* at most: a piece a byte */
+  }
+  if (nargs > OG_FMT_SIMPLE_ARGS) return;
+  og_fmt_piece *pieces = og_xmalloc((npieces + 1) * sizeof *pieces);
+  char *text = og_xmalloc(bytes + OG_FMT_TEXT_SLACK);
+  memset(text, 0, bytes + OG_FMT_TEXT_SLACK);
+  size_t used = 0;
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const og_fmt_step *st = &p->steps[i];
+    if (st->op == OG_FMT_TEXT) {
+      add_run(p, pieces, text, &used, st);
+      p->text_len += st->len;
+      continue;
+    }
+    pieces[p->npieces++] = (og_fmt_piece){0, 0, OG_PIECE_ARG};
+    p->args[p->nargs++] = st->op;
+  }
+  mark_lines(p, pieces);
+  p->pieces = pieces;
+  p->text = text;
+  p->simple = true;
+}
+
 /* Literal runs and conversions; a conversion that og_fmt_parse does not
  * do marks the program vsnprintf_only (it is never run then). */
 static og_fmt_prog *compile(const char *fmt) {
@@ -52,13 +138,21 @@ static og_fmt_prog *compile(const char *fmt) {
     if (spec.conv == '%') { /* "%%": the second '%' as text */
       add_step(prog, OG_FMT_TEXT, (size_t)(q - fmt), 1);
     } else {
-      add_step(prog, OG_FMT_SPEC, nspecs, 0);
+      add_step(prog, spec_op(&spec), nspecs, 0);
       prog->specs[nspecs++] = spec;
       prog->text_args |= spec.conv == 's' || spec.conv == 'c';
     }
     p = q + spec.size;
   }
+  mark_simple(prog);
   return prog;
+}
+
+static void discard(og_fmt_prog *p) {
+  if (!p) return;
+  free((void *)p->pieces);
+  free((void *)p->text);
+  free(p);
 }
 
 const og_fmt_prog *og_fmt_prog_find(const char *fmt) {
@@ -68,7 +162,7 @@ const og_fmt_prog *og_fmt_prog_find(const char *fmt) {
     _Atomic(og_fmt_prog *) *slot = &og_fmt_slots[(at + i) % OG_FMT_SLOTS];
     og_fmt_prog *p = atomic_load_explicit(slot, memory_order_acquire);
     if (p && p->fmt == fmt) {
-      if (mine) free(mine);
+      discard(mine);
       return p;
     }
     if (p) continue;
@@ -79,10 +173,10 @@ const og_fmt_prog *og_fmt_prog_find(const char *fmt) {
                                                 memory_order_acquire))
       return mine;
     if (expected->fmt == fmt) { /* another thread published it first */
-      free(mine);
+      discard(mine);
       return expected;
     }
   }
-  free(mine); /* no room near its slot: formatted the plain way */
+  discard(mine); /* no room near its slot: formatted the plain way */
   return NULL;
 }

@@ -17,19 +17,58 @@
 typedef enum og_fmt_op {
   OG_FMT_TEXT, /* fmt[off .. off + len) */
   OG_FMT_STR,  /* a plain %s */
-  OG_FMT_SPEC  /* any other conversion og_fmt_apply does */
+  OG_FMT_SPEC, /* any other conversion og_fmt_apply does (off: its spec) */
+  /* Conversions of the simple programs (og_fmt_prog.simple), run as
+   * OG_FMT_SPEC on the general path: plain %zu, %d, %ld, %lld, %.*s. */
+  OG_FMT_ZU,
+  OG_FMT_D,
+  OG_FMT_LD,
+  OG_FMT_LLD,
+  OG_FMT_STRN
 } og_fmt_op;
+
+/* The most arguments a simple program takes. */
+enum { OG_FMT_SIMPLE_ARGS = 8 };
 
 typedef struct og_fmt_step {
   uint32_t off, len; /* OG_FMT_TEXT; OG_FMT_SPEC: off indexes specs */
   uint8_t op;        /* og_fmt_op */
 } og_fmt_step;
 
+/* A simple program's text in order: literal bytes (of `text`, never a
+ * newline), the next argument, or a newline. */
+typedef enum og_fmt_piece_kind {
+  OG_PIECE_TEXT,
+  OG_PIECE_ARG,
+  OG_PIECE_NL
+} og_fmt_piece_kind;
+
+typedef struct og_fmt_piece {
+  uint32_t off, len; /* OG_PIECE_TEXT; OG_PIECE_NL: len 1 when the next
+                        line has literal text (is never empty) */
+  uint8_t kind;      /* og_fmt_piece_kind */
+} og_fmt_piece;
+
+/* Readable bytes past the end of og_fmt_prog.text: a literal run is
+ * copied 16 bytes at a time. */
+enum { OG_FMT_TEXT_SLACK = 16 };
+
 typedef struct og_fmt_prog {
   const char *fmt;
   bool vsnprintf_only; /* a conversion that og_fmt_parse does not do */
   bool text_newline;   /* a literal run holds a newline */
   bool text_args;      /* %s or %c: an argument may hold a newline */
+  /* Only literal runs and at most OG_FMT_SIMPLE_ARGS of the simple
+   * conversions: the writer measures the arguments first, then copies
+   * the pieces without a bounds test each (the emitters' usual line). */
+  bool simple;
+  uint8_t nargs;                    /* simple: the conversions, */
+  uint8_t args[OG_FMT_SIMPLE_ARGS]; /* their og_fmt_op in order */
+  uint32_t text_len;                /* simple: literal bytes, newlines too */
+  bool first_text;                  /* simple: the first line has literal text */
+  uint32_t npieces;
+  const og_fmt_piece *pieces;
+  const char *text; /* the literal bytes, then OG_FMT_TEXT_SLACK zeros */
   uint32_t nsteps;
   og_fmt_spec *specs;
   og_fmt_step steps[];

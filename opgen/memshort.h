@@ -9,11 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
-/* n bytes from s to d, as memcpy. Up to 16 bytes, two fixed-size copies
- * that overlap cover every length of a class. */
+/* n bytes from s to d, as memcpy. Up to 32 bytes, two fixed-size copies
+ * that overlap cover every length of a class (names run to 32). */
 static inline void og_copy(char *d, const char *s, size_t n) {
-  if (n > 16) {
+  if (n > 32) {
     memcpy(d, s, n);
+  } else if (n > 16) {
+    memcpy(d, s, 16);
+    memcpy(d + n - 16, s + n - 16, 16);
   } else if (n >= 8) {
     memcpy(d, s, 8);
     memcpy(d + n - 8, s + n - 8, 8);

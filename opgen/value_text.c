@@ -14,15 +14,20 @@
 static void write_string(og_writer *w, const og_bytes *s) {
   const unsigned char *p = (const unsigned char *)s->ptr;
   og_w_puts(w, "'");
-  for (size_t i = 0, n; i < s->len && i < 60; i += n) {
+  size_t i = 0, run = 0; /* run: the first byte not yet written */
+  for (size_t n; i < s->len && i < 60; i += n) {
     n = og_utf8_seq_len(p + i, s->len - i);
+    bool plain = n && p[i] >= 0x20 && p[i] != 0x7f && p[i] != '\'' &&
+                 p[i] != '\\';
+    if (plain) continue; /* written with its run: one write, not one a byte */
+    if (i > run) og_w_write(w, s->ptr + run, i - run);
     if (p[i] == '\'' || p[i] == '\\') og_w_printf(w, "\\%c", p[i]);
     else if (p[i] == '\n') og_w_puts(w, "\\n");
     else if (p[i] == '\t') og_w_puts(w, "\\t");
-    else if (n == 0 || p[i] < 0x20 || p[i] == 0x7f)
-      og_w_printf(w, "\\x%02x", p[i]), n = 1;
-    else og_w_write(w, s->ptr + i, n);
+    else og_w_printf(w, "\\x%02x", p[i]), n = 1;
+    run = i + n;
   }
+  if (i > run) og_w_write(w, s->ptr + run, i - run);
   og_w_puts(w, "'");
 }
 

@@ -3,6 +3,8 @@
 #ifndef OPGEN_WRITER_H
 #define OPGEN_WRITER_H
 
+#include "memshort.h"
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,6 +49,34 @@ void og_w_vprintf(og_writer *w, const char *fmt, va_list ap);
 void og_w_newline(og_writer *w);
 /* n spaces (as og_w_puts of n " " would write them). */
 void og_w_spaces(og_writer *w, size_t n);
+/* A line (or lines) composed in place, for text made of many small
+ * pieces: og_w_open makes room for `max` bytes past the indentation
+ * (written when a line starts here) and returns where they go; the
+ * caller writes at most `max` bytes of non-empty text there, puts
+ * og_w_pad's indentation after each '\n' that a line follows, and passes
+ * the end to og_w_close. */
+char *og_w_open(og_writer *w, size_t max);
+/* The indentation's width, and the indentation written at d (counted in
+ * og_w_open's max; returns its end). */
+static inline size_t og_w_pad_width(const og_writer *w) {
+  int width = w->indent * w->indent_width;
+  return width > 0 ? (size_t)width : 0;
+}
+void og_w_close(og_writer *w, char *end);
+/* Copies n bytes to d and returns d + n: og_w_open's pieces. */
+static inline char *og_w_put(char *d, const char *s, size_t n) {
+  og_copy(d, s, n);
+  return d + n;
+}
+/* n spaces at d; returns their end. */
+static inline char *og_w_put_spaces(char *d, size_t n) {
+  if (n <= 32) og_copy(d, "                                ", n);
+  else memset(d, ' ', n);
+  return d + n;
+}
+static inline char *og_w_pad(const og_writer *w, char *d) {
+  return og_w_put_spaces(d, og_w_pad_width(w));
+}
 void og_w_indent(og_writer *w);
 void og_w_dedent(og_writer *w);
 
