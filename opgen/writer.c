@@ -1,5 +1,5 @@
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE: <sys/mman.h> hides it in C11 */
-#include "writer.h"
+#include "writer_internal.h"
 
 #include "arena.h"
 #include "format.h"
@@ -25,10 +25,9 @@ void og_writer_free(og_writer *w) {
   og_writer_init(w);
 }
 
-/* w->buf with room for `need` bytes (w->cap updated). A buffer from
- * og_pages (og_w_reserve's) grows by a copy: realloc cannot move it.
- * Out of line, a call as og_xgrow was: reserve() inlines as before. */
-static __attribute__((noinline)) char *grow(og_writer *w, size_t need) {
+/* A buffer from og_pages (og_w_reserve's) grows by a copy: realloc
+ * cannot move it. */
+char *og_w_grow(og_writer *w, size_t need) {
   if (!og_pages_owns(w->buf)) return og_xgrow(w->buf, &w->cap, need, 1);
   size_t cap = need > 2 * w->cap ? need : 2 * w->cap;
   char *buf = og_pages_alloc(cap);
@@ -36,18 +35,6 @@ static __attribute__((noinline)) char *grow(og_writer *w, size_t need) {
   og_pages_free(w->buf, w->cap);
   w->cap = cap;
   return buf;
-}
-
-/* Room for `len` more bytes and the '\0'. */
-static char *reserve(og_writer *w, size_t len) {
-  if (w->len + len + 1 > w->cap) {
-    /* A first 1 KiB holds most scratch texts whole, and a large output
-     * skips the small steps. */
-    size_t need = w->len + len + 1;
-    if (!w->cap && need < 1024) need = 1024;
-    w->buf = grow(w, need);
-  }
-  return w->buf + w->len;
 }
 
 /* Huge pages for a large output: its megabytes fault in 2 MiB at a
@@ -79,40 +66,20 @@ void og_w_reserve(og_writer *w, size_t n) {
   }
   char *old = w->buf;
   size_t cap = w->cap;
-  reserve(w, n);
+  og_w_room(w, n);
   if (w->buf != old || w->cap != cap) advise_huge(w);
 }
 
 static void append(og_writer *w, const char *s, size_t len) {
-  og_copy(reserve(w, len), s, len);
+  og_copy(og_w_room(w, len), s, len);
   w->len += len;
   w->buf[w->len] = '\0';
 }
 
-/* n spaces at d: indentation is a few levels, 2 to 16 bytes. */
-static inline void fill_spaces(char *d, size_t n) {
-  static const char run[] = "                "; /* 16 */
-  if (n < sizeof run) og_copy(d, run, n);
-  else memset(d, ' ', n);
-}
-
 static void spaces(og_writer *w, size_t n) {
-  fill_spaces(reserve(w, n), n);
+  og_w_fill_spaces(og_w_room(w, n), n);
   w->len += n;
   w->buf[w->len] = '\0';
-}
-
-/* n > 0 bytes without a newline: the indentation first at a line's
- * start. */
-static void text(og_writer *w, const char *s, size_t n) {
-  int width = w->indent * w->indent_width;
-  size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
-  char *d = reserve(w, pad + n);
-  fill_spaces(d, pad);
-  og_copy(d + pad, s, n);
-  w->len += pad + n;
-  w->buf[w->len] = '\0';
-  w->at_line_start = false;
 }
 
 void og_w_append(og_writer *w, const og_writer *from) {
@@ -122,7 +89,7 @@ void og_w_append(og_writer *w, const og_writer *from) {
 
 void og_w_write(og_writer *w, const char *s, size_t len) {
   if (!og_has_newline(s, len)) { /* nearly always: one piece of a line */
-    if (len) text(w, s, len);
+    if (len) og_w_text(w, s, len);
     return;
   }
   while (len) {
@@ -170,7 +137,7 @@ static char *cursor_room(cursor *c, size_t n) {
     og_writer *w = c->w;
     size_t len = w->len;
     w->len = (size_t)(c->d - w->buf);
-    reserve(w, n);
+    og_w_room(w, n);
     c->d = w->buf + w->len;
     c->end = w->buf + w->cap - 1;
     w->len = len;
@@ -280,7 +247,7 @@ static bool format_direct(og_writer *w, bool nl, const char *fmt,
   int width = w->indent * w->indent_width;
   size_t start = w->len;
   size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
-  char *at = reserve(w, pad + 64) + pad;
+  char *at = og_w_room(w, pad + 64) + pad;
   cursor c = {w, at, w->buf + w->cap - 1};
   bool ok = prog ? run_prog(&c, prog, ap) : format_text(&c, fmt, ap);
   at = w->buf + start + pad; /* the buffer may have moved */
@@ -295,10 +262,10 @@ static bool format_direct(og_writer *w, bool nl, const char *fmt,
   if (lines) {
     write_lines(w, at, len, nl);
   } else if (len) {
-    fill_spaces(at - pad, pad);
+    og_w_fill_spaces(at - pad, pad);
     w->len = start + pad + len;
     if (nl) {
-      reserve(w, 1); /* the text may end at the buffer's last byte */
+      og_w_room(w, 1); /* the text may end at the buffer's last byte */
       w->buf[w->len++] = '\n';
     }
     w->buf[w->len] = '\0';
@@ -311,9 +278,8 @@ static bool format_direct(og_writer *w, bool nl, const char *fmt,
   return true;
 }
 
-/* `prog`: fmt parsed (NULL: parsed as it is written). */
-static void format_write(og_writer *w, bool nl, const char *fmt,
-                         const og_fmt_prog *prog, va_list ap) {
+void og_w_format(og_writer *w, bool nl, const char *fmt,
+                 const og_fmt_prog *prog, va_list ap) {
   va_list again;
   va_copy(again, ap);
   if ((prog && prog->vsnprintf_only) || !format_direct(w, nl, fmt, prog, ap))
@@ -322,223 +288,17 @@ static void format_write(og_writer *w, bool nl, const char *fmt,
 }
 
 void og_w_vprintf(og_writer *w, const char *fmt, va_list ap) {
-  format_write(w, false, fmt, NULL, ap);
-}
-
-/* Decimal text of v, '-' first when `neg`, ending at `end`; returns its
- * first byte. */
-static inline char *decimal(char *end, unsigned long long v, bool neg) {
-  do *--end = (char)('0' + v % 10); while (v /= 10);
-  if (neg) *--end = '-';
-  return end;
-}
-
-static inline char *signed_text(char *end, long long v) {
-  return decimal(end, v < 0 ? 0ull - (unsigned long long)v
-                            : (unsigned long long)v, v < 0);
-}
-
-/* The text of a simple program's arguments: s[i], n[i] (numbers in
- * num[i]); their bytes in all, or -1 for one the general path must
- * format: a NULL string (vsnprintf's business), or with `lines` (an
- * indentation to insert) one holding a newline. */
-typedef struct simple_args {
-  const char *s[OG_FMT_SIMPLE_ARGS];
-  size_t n[OG_FMT_SIMPLE_ARGS];
-  char num[OG_FMT_SIMPLE_ARGS][24];
-} simple_args;
-
-static long long simple_measure(const og_fmt_prog *prog, simple_args *a,
-                                bool lines, va_list ap) {
-  /* Locals: a store through a char * may alias anything. */
-  const uint8_t *op = prog->args, *stop = op + prog->nargs;
-  const char **ps = a->s;
-  size_t *pn = a->n, len = 0;
-  for (char (*num)[24] = a->num; op < stop; op++, ps++, pn++, num++) {
-    const char *s;
-    size_t n;
-    if (*op == OG_FMT_STR || *op == OG_FMT_STRN) {
-      int prec = *op == OG_FMT_STRN ? va_arg(ap, int) : -1;
-      if (!(s = va_arg(ap, const char *))) return -1;
-      n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
-      if (lines && og_has_newline(s, n)) return -1;
-    } else {
-      char *end = *num + sizeof *num;
-      switch (*op) {
-      case OG_FMT_ZU: s = decimal(end, va_arg(ap, size_t), false); break;
-      case OG_FMT_D: s = signed_text(end, va_arg(ap, int)); break;
-      case OG_FMT_LD: s = signed_text(end, va_arg(ap, long)); break;
-      default: s = signed_text(end, va_arg(ap, long long)); break;
-      }
-      n = (size_t)(end - s);
-    }
-    *ps = s;
-    *pn = n;
-    len += n;
-  }
-  return (long long)len;
-}
-
-/* A literal piece: 16 bytes a step (the program's text and the room
- * reserved run on past it). */
-static inline char *put_text(char *d, const char *s, size_t n) {
-  size_t i = 0;
-  do memcpy(d + i, s + i, 16); while ((i += 16) < n);
-  return d + n;
-}
-
-/* Whether the line from piece i on has a byte (k: the argument it
- * starts at). */
-static bool line_has_bytes(const og_fmt_prog *prog, size_t i,
-                           const simple_args *a, size_t k) {
-  for (; i < prog->npieces; i++) {
-    uint8_t kind = prog->pieces[i].kind;
-    if (kind == OG_PIECE_NL) return false;
-    if (kind == OG_PIECE_TEXT || a->n[k++]) return true;
-  }
-  return false;
-}
-
-/* A simple program's pieces at d: each line's indentation before its
- * first byte (none on an empty line), as og_w_write indents. Returns the
- * end; *line_start: whether it ends a line. */
-static char *simple_lines(const og_writer *w, char *d, const og_fmt_prog *prog,
-                          const simple_args *a, bool *line_start) {
-  const og_fmt_piece *pc = prog->pieces, *first = pc, *stop = pc + prog->npieces;
-  const char *text = prog->text, *const *s = a->s;
-  const size_t *n = a->n;
-  size_t width = og_w_pad_width(w);
-  char *line = NULL; /* where the last line began */
-  if (*line_start && width &&
-      (prog->first_text || line_has_bytes(prog, 0, a, 0)))
-    fill_spaces(d, width), d += width;
-  for (; pc < stop; pc++) {
-    if (pc->kind == OG_PIECE_TEXT) {
-      d = put_text(d, text + pc->off, pc->len);
-    } else if (pc->kind == OG_PIECE_ARG) {
-      d = og_w_put(d, *s++, *n++);
-    } else {
-      *d++ = '\n';
-      line = d;
-      if (width && (pc->len || line_has_bytes(prog, (size_t)(pc - first) + 1,
-                                              a, (size_t)(s - a->s))))
-        fill_spaces(d, width), d += width;
-    }
-  }
-  *line_start = line && d == line;
-  return d;
-}
-
-/* A simple program's pieces at d without indentation (an argument may
- * hold newlines then); returns the end. */
-static char *simple_flat(char *d, const og_fmt_prog *prog,
-                         const simple_args *a) {
-  const og_fmt_piece *pc = prog->pieces, *stop = pc + prog->npieces;
-  const char *text = prog->text, *const *s = a->s;
-  const size_t *n = a->n;
-  for (; pc < stop; pc++) {
-    if (pc->kind == OG_PIECE_TEXT) d = put_text(d, text + pc->off, pc->len);
-    else if (pc->kind == OG_PIECE_ARG) d = og_w_put(d, *s++, *n++);
-    else *d++ = '\n';
-  }
-  return d;
-}
-
-/* A simple program (og_fmt_prog.simple) at once: the arguments measured
- * first, then one reservation and the pieces copied in order. False,
- * with nothing written, for an argument the general path formats. */
-static bool simple_write(og_writer *w, bool nl, const og_fmt_prog *prog,
-                         va_list ap) {
-  simple_args a;
-  size_t width = og_w_pad_width(w);
-  long long args = simple_measure(prog, &a, width > 0, ap);
-  if (args < 0 || (unsigned long long)args + prog->text_len > INT_MAX)
-    return false; /* INT_MAX: vsnprintf's limit */
-  size_t len = (size_t)args + prog->text_len;
-  if (!len) {
-    if (nl) og_w_newline(w); /* an empty line: no indentation */
-    return true;
-  }
-  /* Room for an indentation a line (lines <= pieces + 1), the '\n' and
-   * what put_text writes past the end. */
-  size_t room = len + (prog->npieces + 1) * width + 1 + 16;
-  char *d = reserve(w, room);
-  bool line_start = w->at_line_start;
-  if (!width) { /* no indentation: the pieces as they are */
-    d = simple_flat(d, prog, &a);
-    line_start = d[-1] == '\n';
-  } else if (prog->text_newline) {
-    d = simple_lines(w, d, prog, &a, &line_start);
-  } else { /* one line, not empty: indented if it starts one */
-    if (line_start) fill_spaces(d, width), d += width;
-    line_start = false;
-    const og_fmt_piece *pc = prog->pieces, *stop = pc + prog->npieces;
-    const char *text = prog->text, *const *s = a.s;
-    const size_t *n = a.n;
-    for (; pc < stop; pc++)
-      d = pc->kind == OG_PIECE_TEXT ? put_text(d, text + pc->off, pc->len)
-                                    : og_w_put(d, *s++, *n++);
-  }
-  if (nl) *d++ = '\n', line_start = true;
-  *d = '\0';
-  w->len = (size_t)(d - w->buf);
-  w->at_line_start = line_start;
-  return true;
-}
-
-/* A format without conversions or newlines (half the emitters' lines):
- * its one literal run, as it is. */
-static bool plain_text(og_writer *w, bool nl, const og_fmt_prog *prog) {
-  if (!prog || prog->vsnprintf_only || prog->nsteps != 1 ||
-      prog->steps[0].op != OG_FMT_TEXT || prog->text_newline)
-    return false;
-  text(w, prog->fmt + prog->steps[0].off, prog->steps[0].len);
-  if (nl) og_w_newline(w);
-  return true;
-}
-
-void og_w_printf_lit(og_writer *w, const char *fmt, ...) {
-  const og_fmt_prog *prog = og_fmt_prog_get(fmt);
-  if (plain_text(w, false, prog)) return;
-  va_list ap;
-  if (prog && prog->simple) {
-    va_start(ap, fmt);
-    bool done = simple_write(w, false, prog, ap);
-    va_end(ap);
-    if (done) return;
-  }
-  va_start(ap, fmt);
-  format_write(w, false, fmt, prog, ap);
-  va_end(ap);
-}
-
-void og_w_line_lit(og_writer *w, const char *fmt, ...) {
-  const og_fmt_prog *prog = og_fmt_prog_get(fmt);
-  if (plain_text(w, true, prog)) return;
-  va_list ap;
-  if (prog && prog->simple) {
-    va_start(ap, fmt);
-    bool done = simple_write(w, true, prog, ap);
-    va_end(ap);
-    if (done) return;
-  }
-  va_start(ap, fmt);
-  format_write(w, true, fmt, prog, ap);
-  va_end(ap);
+  og_w_format(w, false, fmt, NULL, ap);
 }
 
 /* An empty line gets no indentation: the '\n' alone. */
-void og_w_newline(og_writer *w) {
-  *reserve(w, 1) = '\n';
-  w->buf[++w->len] = '\0';
-  w->at_line_start = true;
-}
+void og_w_newline(og_writer *w) { og_w_put_newline(w); }
 
 void og_w_spaces(og_writer *w, size_t n) {
   if (!n) return;
   int width = w->indent * w->indent_width;
   size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
-  memset(reserve(w, pad + n), ' ', pad + n);
+  memset(og_w_room(w, pad + n), ' ', pad + n);
   w->len += pad + n;
   w->buf[w->len] = '\0';
   w->at_line_start = false;
@@ -546,8 +306,8 @@ void og_w_spaces(og_writer *w, size_t n) {
 char *og_w_open(og_writer *w, size_t max) {
   int width = w->indent * w->indent_width;
   size_t pad = w->at_line_start && width > 0 ? (size_t)width : 0;
-  char *d = reserve(w, pad + max);
-  fill_spaces(d, pad);
+  char *d = og_w_room(w, pad + max);
+  og_w_fill_spaces(d, pad);
   return d + pad;
 }
 

@@ -1,10 +1,11 @@
 /* The generator's own threads give what one thread gives. A large
  * source is parsed on a thread of its own while its ops are checked
  * (sema_stream.c); a large file's name check names its later half of
- * ops on a second thread (emit_c_names_check.c). Each test runs one spec
- * both ways (og_sema_stream_bytes, og_cn_split_ops: 0 or 2 takes the
- * threads for any size, SIZE_MAX never) and compares the diagnostics,
- * their order, the model and the rendered files. The renders run beside
+ * ops on a second thread (emit_c_names_claims.c, emit_c_names_scope.c).
+ * Each test runs one spec both ways (og_sema_stream_bytes,
+ * og_cn_split_ops: 0 or 2 takes the threads for any size, SIZE_MAX
+ * never) and compares the diagnostics, their order, the model and the
+ * rendered files. The renders run beside
  * the name check (emit_c.c): with names it renames, with a check that
  * fails, and comparing each output with its file. */
 #include "testutil.h"
