@@ -188,14 +188,19 @@ int og_cmd_gen(int argc, char **argv) {
   og_model *m;
   prefault(a.files, a.nfiles);
   status = og_cli_compile(a.files, a.nfiles, &m);
-  if (status != OG_EXIT_OK) return status;
+  if (status != OG_EXIT_OK) {
+    og_pages_prefault_stop();
+    return status;
+  }
   og_diag_printer printer = {stderr, NULL};
   og_diag diag;
   og_cli_diag_init(&diag, NULL, og_diag_print_sink, &printer);
   og_outputs out;
   og_outputs_init(&out);
   const char *failed;
-  if (!og_emit_c(m, dir, &out, &diag))
+  bool valid = og_emit_c(m, dir, &out, &diag);
+  og_pages_prefault_stop(); /* all it serves is rendered */
+  if (!valid)
     status = OG_EXIT_INVALID;
   else if (!og_outputs_commit(&out, dir, &failed))
     status = og_cli_fail("cannot %s '%s': %s",

@@ -162,6 +162,7 @@ static bool same_content(const char *path, const og_output *o) {
   return same;
 }
 
+/* stat first: a device is never opened (opening some has effects). */
 void og_output_compare(og_output *o) {
   struct stat st;
   o->same = stat(o->path, &st) == 0 && S_ISREG(st.st_mode) &&

@@ -23,8 +23,14 @@
 #define OG_PAGES_MALLOC 0
 #endif
 
-/* Address space only: pages count once touched. */
-enum { REGION = 1u << 30, HUGE = 2u << 20, GRAIN = 4096 };
+/* Address space only: pages count once touched. A prefault stops at
+ * PREFAULT_MAX (a corpus run takes 29 MiB), whatever the spec's size. */
+enum {
+  REGION = 1u << 30,
+  HUGE = 2u << 20,
+  GRAIN = 4096,
+  PREFAULT_MAX = 64u << 20
+};
 
 /* A freed buffer, stored in itself. */
 typedef struct free_buf {
@@ -53,12 +59,15 @@ static bool in_region(const void *p) {
   return base && (const char *)p >= base && (const char *)p < base + REGION;
 }
 
-/* A freed buffer of at least size bytes (the first that fits: most
- * requests are of one block size), unlinked; NULL if none. */
+/* A freed buffer of at least size bytes and at most twice that (the
+ * first that fits: most requests are of one block size; the caller
+ * frees it with its own size, so a far larger one would shrink for
+ * good), unlinked; NULL if none. */
 static void *take_freed(size_t size) {
   pthread_mutex_lock(&lock);
   free_buf **link = &freed;
-  while (*link && (*link)->size < size) link = &(*link)->next;
+  while (*link && ((*link)->size < size || (*link)->size / 2 > size))
+    link = &(*link)->next;
   free_buf *b = *link;
   if (b) *link = b->next;
   pthread_mutex_unlock(&lock);
@@ -98,10 +107,12 @@ void og_pages_free(void *p, size_t size) {
 
 /* One huge page at a time, so that a page the program faults itself
  * meanwhile costs the populating thread nothing more. */
+static atomic_bool stop_populating;
+
 static void *populate(void *arg) {
 #ifdef MADV_POPULATE_WRITE
   size_t end = (size_t)(uintptr_t)arg;
-  for (size_t at = 0; at < end; at += HUGE)
+  for (size_t at = 0; at < end && !atomic_load(&stop_populating); at += HUGE)
     if (madvise(base + at, HUGE, MADV_POPULATE_WRITE) != 0) break;
 #else
   (void)arg;
@@ -113,7 +124,7 @@ void og_pages_prefault(size_t bytes) {
   static atomic_bool started;
   pthread_once(&once, reserve);
   if (!base || atomic_exchange(&started, true)) return;
-  if (bytes > REGION) bytes = REGION;
+  if (bytes > PREFAULT_MAX) bytes = PREFAULT_MAX;
   pthread_attr_t attr;
   pthread_t thread;
   if (pthread_attr_init(&attr) != 0) return;
@@ -121,3 +132,5 @@ void og_pages_prefault(size_t bytes) {
   (void)pthread_create(&thread, &attr, populate, (void *)(uintptr_t)bytes);
   pthread_attr_destroy(&attr);
 }
+
+void og_pages_prefault_stop(void) { atomic_store(&stop_populating, true); }

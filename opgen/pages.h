@@ -24,10 +24,12 @@ bool og_pages_owns(const void *p);
 /* Faults in (zeroed by the kernel) the first `bytes` of the region on a
  * thread of its own, without touching what is stored there, so that the
  * buffers handed out later find their pages ready: a `gen` calls it
- * before its compile, which leaves the second CPU mostly idle, and the
- * kernel's zeroing (some 0.2 ms a MiB) moves there. Once a process; a
+ * before its compile, and the kernel's zeroing (some 0.2 ms a MiB)
+ * moves off the threads that wait for the memory. Once a process; a
  * no-op without the region or where the kernel cannot
- * (MADV_POPULATE_WRITE, Linux 5.14). */
+ * (MADV_POPULATE_WRITE, Linux 5.14). At most 64 MiB. */
 void og_pages_prefault(size_t bytes);
+/* Stops a prefault where it is (a compile that failed needs no pages). */
+void og_pages_prefault_stop(void);
 
 #endif

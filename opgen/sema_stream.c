@@ -108,7 +108,7 @@ static size_t take_ops(op_queue *q, size_t next, const og_ast_op **out,
   while (next == q->count && !q->done)
     pthread_cond_wait(&q->more, &q->lock);
   size_t n = q->count - next < max ? q->count - next : max;
-  memcpy(out, q->ops + next, n * sizeof *out);
+  if (n) memcpy(out, q->ops + next, n * sizeof *out); /* ops: NULL at 0 */
   pthread_mutex_unlock(&q->lock);
   return n;
 }
