@@ -10,7 +10,6 @@
  * fails, and comparing each output with its file. */
 #include "testutil.h"
 
-#include "dump.h"
 #include "emit_c.h"
 #include "emit_c_names.h"
 #include "outputs.h"
@@ -45,14 +44,7 @@ static run compile(const char *text, size_t stream_bytes, size_t max_errors) {
   og_sema_split_bytes = saved_split;
   r.errors = diag.errors;
   r.suppressed = diag.suppressed_errors;
-  if (m) {
-    og_writer w;
-    og_writer_init(&w);
-    og_dump_json(m, &w);
-    r.json = strdup(w.buf);
-    og_writer_free(&w);
-    og_model_free(m);
-  }
+  r.json = tu_model_json(m);
   og_sources_free(&sources);
   return r;
 }

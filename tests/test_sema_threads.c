@@ -5,9 +5,7 @@
  * tests compare every way with the serial one. */
 #include "testutil.h"
 
-#include "dump.h"
 #include "sema_internal.h"
-#include "writer.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -39,14 +37,7 @@ static run compile(const char *text, size_t split_bytes, size_t pieces) {
   og_sema_split_pieces = saved[2];
   r.errors = diag.errors;
   r.warnings = diag.warnings;
-  if (m) {
-    og_writer w;
-    og_writer_init(&w);
-    og_dump_json(m, &w);
-    r.json = strdup(w.buf);
-    og_writer_free(&w);
-    og_model_free(m);
-  }
+  r.json = tu_model_json(m);
   og_sources_free(&sources);
   return r;
 }

@@ -1,5 +1,8 @@
 #include "testutil.h"
 
+#include "dump.h"
+#include "writer.h"
+
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,4 +151,15 @@ int tu_tmpdir_remove(const char *dir) {
   char cmd[4200];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   return system(cmd) == 0 ? 0 : -1;
+}
+
+char *tu_model_json(og_model *m) {
+  if (!m) return NULL;
+  og_writer w;
+  og_writer_init(&w);
+  og_dump_json(m, &w);
+  og_model_free(m);
+  char *json = strdup(w.buf ? w.buf : "");
+  og_writer_free(&w);
+  return json;
 }

@@ -20,6 +20,8 @@ typedef struct tu_diags {
 } tu_diags;
 
 void tu_diags_free(tu_diags *d);
+/* The model's JSON dump (malloc'd; NULL for NULL), the model freed. */
+char *tu_model_json(og_model *m);
 /* og_diag_fn that appends to a tu_diags (ctx). */
 void tu_diags_sink(void *ctx, const og_diagnostic *d);
 /* All lines joined with '\n' (static buffer reused per call). */
