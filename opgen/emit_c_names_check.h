@@ -47,6 +47,10 @@ typedef struct entry {
 
 /* Large tables from og_pages (huge pages, no fault per 4 KiB). */
 void *og_cn_table(size_t size);
+/* A table of `cap` items of `size` bytes holding the `count` of old
+ * (`old_cap` items, freed). */
+void *og_cn_table_move(void *old, size_t count, size_t old_cap, size_t cap,
+                       size_t size);
 /* The hash of s; *reserved: s is spelled as C and C++ reserve. */
 uint64_t og_cn_name_scan(const char *s, bool *reserved);
 

@@ -30,10 +30,8 @@ static const char *global_problem(const char *name, bool reserved_spelling) {
 static void grow(run *r, size_t need) {
   size_t cap = r->cap ? r->cap : 1024;
   while (cap < need) cap *= 2;
-  entry *entries = og_cn_table(cap * sizeof *entries);
-  if (r->count) memcpy(entries, r->entries, r->count * sizeof *entries);
-  og_pages_free(r->entries, r->cap * sizeof *entries);
-  r->entries = entries;
+  r->entries = og_cn_table_move(r->entries, r->count, r->cap, cap,
+                                sizeof *r->entries);
   r->cap = cap;
 }
 

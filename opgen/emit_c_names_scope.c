@@ -11,10 +11,8 @@
 
 /* Room for cap names (from og_pages: sized once, see chosen_size). */
 static void chosen_reserve(chosen *c, size_t cap) {
-  struct chosen_name *items = og_cn_table(cap * sizeof *items);
-  if (c->count) memcpy(items, c->items, c->count * sizeof *items);
-  og_pages_free(c->items, c->cap * sizeof *c->items);
-  c->items = items;
+  c->items = og_cn_table_move(c->items, c->count, c->cap, cap,
+                             sizeof *c->items);
   c->cap = cap;
 }
 

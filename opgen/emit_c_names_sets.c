@@ -13,6 +13,14 @@ void *og_cn_table(size_t size) {
   return size >= 64 * 1024 ? og_pages_alloc(size) : og_xmalloc(size);
 }
 
+void *og_cn_table_move(void *old, size_t count, size_t old_cap, size_t cap,
+                       size_t size) {
+  void *table = og_cn_table(cap * size);
+  if (count) memcpy(table, old, count * size);
+  og_pages_free(old, old_cap * size);
+  return table;
+}
+
 /* The hash of s, eight bytes a step (a corpus run hashes some 60,000
  * names; the value never reaches the output, only whether a name is
  * present does). *reserved: s is spelled as C and C++ reserve, as
