@@ -101,7 +101,8 @@ static void check_gen(const og_model *m) {
     fail("two og_emit_c runs of one model differ", NULL, NULL);
   for (size_t i = 0; ok_a && i < a.count; i++)
     if (strcmp(a.items[i].path, b.items[i].path) != 0 ||
-        !same_text(&a.items[i].w, &b.items[i].w))
+        !same_text(&a.items[i].w, &b.items[i].w) ||
+        !same_text(&a.items[i].more, &b.items[i].more))
       fail("two og_emit_c runs of one model differ", a.items[i].path, NULL);
   og_outputs_free(&a);
   og_outputs_free(&b);

@@ -63,7 +63,9 @@ static void compile_outputs(const fz_spec_set *set, const og_outputs *out) {
     snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : out->items[i].path);
     FILE *f = fopen(path, "wb");
     if (!f) fail(set, "cannot write a generated file", path, NULL);
+    /* The content is w, then `more` (og_output: a second part). */
     fwrite(out->items[i].w.buf, 1, out->items[i].w.len, f);
+    fwrite(out->items[i].more.buf, 1, out->items[i].more.len, f);
     if (fclose(f) != 0) fail(set, "cannot write a generated file", path, NULL);
   }
   uint64_t h = 0xcbf29ce484222325u;
