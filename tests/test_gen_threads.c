@@ -23,35 +23,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct run {
-  tu_diags diags;
-  char *json; /* og_dump_json of the model; NULL: no model */
-  size_t errors, suppressed;
-} run;
-
-static run compile(const char *text, size_t stream_bytes, size_t max_errors) {
-  run r = {0};
-  og_sources sources;
-  og_sources_init(&sources);
-  og_diag diag;
-  og_diag_init(&diag, &sources, tu_diags_sink, &r.diags);
-  diag.max_errors = max_errors;
-  size_t saved = og_sema_stream_bytes, saved_split = og_sema_split_bytes;
-  og_sema_stream_bytes = stream_bytes;
-  og_sema_split_bytes = SIZE_MAX; /* pieces: test_sema_threads */
-  og_model *m = og_compile_text(&sources, "big.op", text, &diag);
-  og_sema_stream_bytes = saved;
-  og_sema_split_bytes = saved_split;
-  r.errors = diag.errors;
-  r.suppressed = diag.suppressed_errors;
-  r.json = tu_model_json(m);
-  og_sources_free(&sources);
-  return r;
-}
-
-static void run_free(run *r) {
-  tu_diags_free(&r->diags);
-  free(r->json);
+/* Compiles text with sources of stream_bytes or more parsed beside
+ * sema (SIZE_MAX: never), never cut in pieces (test_sema_threads). */
+static tu_compiled compile(const char *text, size_t stream_bytes,
+                           size_t max_errors) {
+  return tu_compile_threaded(text, (tu_threads){.stream_bytes = stream_bytes,
+                                                .split_bytes = SIZE_MAX,
+                                                .max_errors = max_errors});
 }
 
 /* Appends printf output to a growing text. */
@@ -100,7 +78,7 @@ static char *spec(size_t n, size_t every) {
   return t.buf;
 }
 
-static void expect_same(const run *a, const run *b) {
+static void expect_same(const tu_compiled *a, const tu_compiled *b) {
   char *first = strdup(tu_diags_text(&a->diags)); /* a static buffer */
   assert_string_equal(first, tu_diags_text(&b->diags));
   free(first);
@@ -113,34 +91,37 @@ static void expect_same(const run *a, const run *b) {
 static void streamed_model_is_the_serial_one(void **state) {
   (void)state;
   char *src = spec(2000, 0);
-  run serial = compile(src, SIZE_MAX, 0), streamed = compile(src, 0, 0);
+  tu_compiled serial = compile(src, SIZE_MAX, 0);
+  tu_compiled streamed = compile(src, 0, 0);
   assert_non_null(serial.json);
   expect_same(&serial, &streamed);
-  run_free(&serial);
-  run_free(&streamed);
+  tu_compiled_free(&serial);
+  tu_compiled_free(&streamed);
   free(src);
 }
 
 static void streamed_diagnostics_are_the_serial_ones(void **state) {
   (void)state;
   char *src = spec(2000, 37);
-  run serial = compile(src, SIZE_MAX, 0), streamed = compile(src, 0, 0);
+  tu_compiled serial = compile(src, SIZE_MAX, 0);
+  tu_compiled streamed = compile(src, 0, 0);
   assert_null(serial.json);
   assert_true(serial.diags.count > 50);
   expect_same(&serial, &streamed);
-  run_free(&serial);
-  run_free(&streamed);
+  tu_compiled_free(&serial);
+  tu_compiled_free(&streamed);
   free(src);
 }
 
 static void streamed_diagnostics_keep_the_error_cap(void **state) {
   (void)state;
   char *src = spec(2000, 37);
-  run serial = compile(src, SIZE_MAX, 15), streamed = compile(src, 0, 15);
+  tu_compiled serial = compile(src, SIZE_MAX, 15);
+  tu_compiled streamed = compile(src, 0, 15);
   assert_true(serial.suppressed > 0);
   expect_same(&serial, &streamed);
-  run_free(&serial);
-  run_free(&streamed);
+  tu_compiled_free(&serial);
+  tu_compiled_free(&streamed);
   free(src);
 }
 

@@ -12,55 +12,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct run {
-  tu_diags diags;
-  char *json; /* og_dump_json of the model; NULL: no model */
-  size_t errors, warnings;
-} run;
-
 /* Compiles text with sources of split_bytes or more cut into `pieces`
  * (SIZE_MAX: never cut), none streamed. */
-static run compile(const char *text, size_t split_bytes, size_t pieces) {
-  run r = {0};
-  og_sources sources;
-  og_sources_init(&sources);
-  og_diag diag;
-  og_diag_init(&diag, &sources, tu_diags_sink, &r.diags);
-  size_t saved[3] = {og_sema_stream_bytes, og_sema_split_bytes,
-                     og_sema_split_pieces};
-  og_sema_stream_bytes = SIZE_MAX;
-  og_sema_split_bytes = split_bytes;
-  og_sema_split_pieces = pieces;
-  og_model *m = og_compile_text(&sources, "big.op", text, &diag);
-  og_sema_stream_bytes = saved[0];
-  og_sema_split_bytes = saved[1];
-  og_sema_split_pieces = saved[2];
-  r.errors = diag.errors;
-  r.warnings = diag.warnings;
-  r.json = tu_model_json(m);
-  og_sources_free(&sources);
-  return r;
-}
-
-static void run_free(run *r) {
-  tu_diags_free(&r->diags);
-  free(r->json);
+static tu_compiled compile(const char *text, size_t split_bytes,
+                           size_t pieces) {
+  return tu_compile_threaded(text, (tu_threads){.stream_bytes = SIZE_MAX,
+                                                .split_bytes = split_bytes,
+                                                .pieces = pieces});
 }
 
 /* Compiles text serially and cut into 2, 3 and 7 pieces: the same
  * diagnostics and model each time. Returns the serial run. */
-static run expect_serial(const char *text) {
-  run serial = compile(text, SIZE_MAX, 0);
+static tu_compiled expect_serial(const char *text) {
+  tu_compiled serial = compile(text, SIZE_MAX, 0);
   char *first = strdup(tu_diags_text(&serial.diags)); /* a static buffer */
   static const size_t counts[] = {2, 3, 7};
   for (size_t i = 0; i < 3; i++) {
-    run cut = compile(text, 0, counts[i]);
+    tu_compiled cut = compile(text, 0, counts[i]);
     assert_string_equal(first, tu_diags_text(&cut.diags));
     assert_int_equal(serial.errors, cut.errors);
     assert_int_equal(serial.warnings, cut.warnings);
     if (!serial.json || !cut.json) assert_ptr_equal(serial.json, cut.json);
     else assert_string_equal(serial.json, cut.json);
-    run_free(&cut);
+    tu_compiled_free(&cut);
   }
   free(first);
   return serial;
@@ -142,10 +116,10 @@ static void no_cut_without_an_op_at_a_line_start(void **state) {
 static void pieces_give_the_serial_model(void **state) {
   (void)state;
   char *src = spec(500, 0, NULL);
-  run serial = expect_serial(src);
+  tu_compiled serial = expect_serial(src);
   assert_non_null(serial.json);
   assert_int_equal(serial.diags.count, 0);
-  run_free(&serial);
+  tu_compiled_free(&serial);
   free(src);
 }
 
@@ -154,11 +128,11 @@ static void pieces_give_the_serial_check_diagnostics(void **state) {
   (void)state;
   char *src = spec(500, 7, "  attr T: int;\n  input q: U;\n  commutative;\n"
                            "  commutative;\n");
-  run serial = expect_serial(src);
+  tu_compiled serial = expect_serial(src);
   assert_null(serial.json);
   assert_true(serial.errors > 100);
   assert_true(serial.warnings > 50);
-  run_free(&serial);
+  tu_compiled_free(&serial);
   free(src);
 }
 
@@ -166,10 +140,10 @@ static void pieces_give_the_serial_check_diagnostics(void **state) {
 static void syntax_errors_give_the_serial_diagnostics(void **state) {
   (void)state;
   char *src = spec(500, 41, "  input z T;\n  attr k: int = 'a';\n");
-  run serial = expect_serial(src);
+  tu_compiled serial = expect_serial(src);
   assert_null(serial.json);
   assert_true(serial.errors > 10);
-  run_free(&serial);
+  tu_compiled_free(&serial);
   free(src);
 }
 
@@ -189,9 +163,9 @@ static void cuts_inside_a_declaration_give_the_serial_result(void **state) {
     size_t half = (size_t)(strstr(body, "op Op150 ") - body);
     snprintf(src, 2 * n + 8, "%.*s%s%s%s", (int)half, body, tails[i],
              body + half, i == 0 ? "*/\n" : tails[i]);
-    run serial = expect_serial(src);
+    tu_compiled serial = expect_serial(src);
     assert_true(serial.diags.count > 0 || i == 0);
-    run_free(&serial);
+    tu_compiled_free(&serial);
     free(body);
     free(src);
   }

@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include "dump.h"
+#include "sema_internal.h"
 #include "writer.h"
 
 #include <locale.h>
@@ -162,4 +163,33 @@ char *tu_model_json(og_model *m) {
   char *json = strdup(w.buf ? w.buf : "");
   og_writer_free(&w);
   return json;
+}
+
+tu_compiled tu_compile_threaded(const char *text, tu_threads t) {
+  tu_compiled r = {0};
+  og_sources sources;
+  og_sources_init(&sources);
+  og_diag diag;
+  og_diag_init(&diag, &sources, tu_diags_sink, &r.diags);
+  diag.max_errors = t.max_errors;
+  size_t saved[3] = {og_sema_stream_bytes, og_sema_split_bytes,
+                     og_sema_split_pieces};
+  og_sema_stream_bytes = t.stream_bytes;
+  og_sema_split_bytes = t.split_bytes;
+  og_sema_split_pieces = t.pieces;
+  og_model *m = og_compile_text(&sources, "big.op", text, &diag);
+  og_sema_stream_bytes = saved[0];
+  og_sema_split_bytes = saved[1];
+  og_sema_split_pieces = saved[2];
+  r.errors = diag.errors;
+  r.warnings = diag.warnings;
+  r.suppressed = diag.suppressed_errors;
+  r.json = tu_model_json(m);
+  og_sources_free(&sources);
+  return r;
+}
+
+void tu_compiled_free(tu_compiled *r) {
+  tu_diags_free(&r->diags);
+  free(r->json);
 }

@@ -22,6 +22,22 @@ typedef struct tu_diags {
 void tu_diags_free(tu_diags *d);
 /* The model's JSON dump (malloc'd; NULL for NULL), the model freed. */
 char *tu_model_json(og_model *m);
+
+/* How tu_compile_threaded compiles: the sema_stream.c thresholds
+ * (SIZE_MAX: never) and the error cap (0: none). */
+typedef struct tu_threads {
+  size_t stream_bytes, split_bytes, pieces, max_errors;
+} tu_threads;
+/* What a compile gave, to compare between thread settings. */
+typedef struct tu_compiled {
+  tu_diags diags;
+  char *json; /* tu_model_json of the model; NULL: no model */
+  size_t errors, warnings, suppressed;
+} tu_compiled;
+/* Compiles text as "big.op" with the thresholds of t, then restores
+ * them. */
+tu_compiled tu_compile_threaded(const char *text, tu_threads t);
+void tu_compiled_free(tu_compiled *r);
 /* og_diag_fn that appends to a tu_diags (ctx). */
 void tu_diags_sink(void *ctx, const og_diagnostic *d);
 /* All lines joined with '\n' (static buffer reused per call). */
